@@ -1,0 +1,69 @@
+/**
+ * The interface every builtin program implements: one `process(ctx)` entry that reads and changes
+ * the instruction's accounts and throws InstructionError to fail. The executor checks the ownership
+ * and balance rules after each instruction, so programs only implement their own logic.
+ */
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from './account.ts';
+import type { Sysvars } from './sysvars.ts';
+
+export interface InstructionAccount {
+  /** Index of the account in the transaction's loaded key list. */
+  index: number;
+  key: Address;
+  isSigner: boolean;
+  isWritable: boolean;
+  /**
+   * The transaction's working copy. Programs change its fields; accounts passed twice share one
+   * object. Data may be replaced or written in place (writable accounts own a private copy).
+   */
+  account: Account;
+}
+
+/**
+ * State a program keeps beside the accounts (the EVM's) that must commit or roll back with the
+ * transaction that changed it. The executor calls exactly one of commit/rollback per transaction.
+ */
+export interface TransactionExtension {
+  commit(): void;
+  rollback(): void;
+}
+
+export interface TransactionScope {
+  /** The extension under `key` for this transaction, created on first use. */
+  extension<T extends TransactionExtension>(key: string, create: () => T): T;
+}
+
+export interface InstructionContext {
+  readonly programId: Address;
+  readonly data: Uint8Array;
+  readonly accounts: readonly InstructionAccount[];
+  readonly instructionIndex: number;
+  readonly sysvars: Sysvars;
+  readonly scope: TransactionScope;
+  /** Whether the bank runs this transaction for real or only simulates it. */
+  readonly simulation: boolean;
+  /** Appends `Program log: <message>`. */
+  log(message: string): void;
+  /** Appends a log line as is (for programs that log without the `Program log:` prefix). */
+  logRaw(line: string): void;
+  /** Charges compute units; throws ComputationalBudgetExceeded past the transaction's limit. */
+  consumeUnits(units: number): void;
+  /** Minimum lamports for an account of `dataLength` bytes to be rent-exempt. */
+  minimumBalance(dataLength: number): number;
+}
+
+export interface Program {
+  readonly id: Address;
+  /** Human name, for logs and parsed output (e.g. "system"). */
+  readonly name: string;
+  /**
+   * Compute units a builtin charges per instruction before `process` runs. Builtins with no BPF
+   * counterpart log no `consumed` line; programs that emulate a BPF program set `logsConsumption`.
+   */
+  readonly computeUnits: number;
+  readonly logsConsumption?: boolean;
+  process(ctx: InstructionContext): void;
+}
+
+export type ProgramRegistry = ReadonlyMap<Address, Program>;

@@ -1,0 +1,127 @@
+/**
+ * Compute Budget program. Its instructions are read before execution (they set the transaction's
+ * compute-unit limit and price, and so its fee); when executed, they do nothing.
+ */
+import { ByteReader } from '../../common/bytes.ts';
+import { COMPUTE_BUDGET_PROGRAM_ID } from '../../common/pubkey.ts';
+import { TransactionError, InstructionError } from '../errors.ts';
+import type { Program } from '../program.ts';
+import type { Message } from '../wire.ts';
+
+export const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000;
+export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
+export const MAX_HEAP_FRAME_BYTES = 256 * 1024;
+export const MIN_HEAP_FRAME_BYTES = 32 * 1024;
+const MICRO_LAMPORTS_PER_LAMPORT = 1_000_000n;
+
+export interface ComputeBudget {
+  unitLimit: number;
+  /** Micro-lamports per compute unit. */
+  unitPrice: bigint;
+  heapFrameBytes: number;
+  loadedAccountsDataSizeLimit: number | null;
+}
+
+export type ComputeBudgetInstruction =
+  | { type: 'requestUnitsDeprecated'; units: number; additionalFee: number }
+  | { type: 'requestHeapFrame'; bytes: number }
+  | { type: 'setComputeUnitLimit'; units: number }
+  | { type: 'setComputeUnitPrice'; microLamports: bigint }
+  | { type: 'setLoadedAccountsDataSizeLimit'; bytes: number };
+
+/** Decodes one Compute Budget instruction (borsh: u8 tag then fields); null when malformed. */
+export function decodeComputeBudgetInstruction(data: Uint8Array): ComputeBudgetInstruction | null {
+  try {
+    const r = new ByteReader(data);
+    let ix: ComputeBudgetInstruction;
+    switch (r.u8()) {
+      case 0:
+        ix = { type: 'requestUnitsDeprecated', units: r.u32(), additionalFee: r.u32() };
+        break;
+      case 1:
+        ix = { type: 'requestHeapFrame', bytes: r.u32() };
+        break;
+      case 2:
+        ix = { type: 'setComputeUnitLimit', units: r.u32() };
+        break;
+      case 3:
+        ix = { type: 'setComputeUnitPrice', microLamports: r.u64() };
+        break;
+      case 4:
+        ix = { type: 'setLoadedAccountsDataSizeLimit', bytes: r.u32() };
+        break;
+      default:
+        return null;
+    }
+    return r.remaining === 0 ? ix : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The transaction's budget from its Compute Budget instructions (process_compute_budget_instructions).
+ * Throws TransactionError for malformed or repeated instructions.
+ */
+export function computeBudgetOf(message: Message): ComputeBudget {
+  let unitLimit: number | null = null;
+  let unitPrice: bigint | null = null;
+  let heapFrameBytes: number | null = null;
+  let loaded: number | null = null;
+  let otherInstructions = 0;
+  message.instructions.forEach((ix, i) => {
+    if (message.accountKeys[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM_ID) {
+      otherInstructions++;
+      return;
+    }
+    const decoded = decodeComputeBudgetInstruction(ix.data);
+    const invalid = () => new TransactionError({ InstructionError: [i, 'InvalidInstructionData'] });
+    if (!decoded || decoded.type === 'requestUnitsDeprecated') throw invalid();
+    const dup = () => new TransactionError({ DuplicateInstruction: i });
+    switch (decoded.type) {
+      case 'requestHeapFrame':
+        if (heapFrameBytes !== null) throw dup();
+        if (decoded.bytes < MIN_HEAP_FRAME_BYTES || decoded.bytes > MAX_HEAP_FRAME_BYTES || decoded.bytes % 1024 !== 0) {
+          throw new TransactionError({ InstructionError: [i, 'InvalidInstructionData'] });
+        }
+        heapFrameBytes = decoded.bytes;
+        break;
+      case 'setComputeUnitLimit':
+        if (unitLimit !== null) throw dup();
+        unitLimit = decoded.units;
+        break;
+      case 'setComputeUnitPrice':
+        if (unitPrice !== null) throw dup();
+        unitPrice = decoded.microLamports;
+        break;
+      case 'setLoadedAccountsDataSizeLimit':
+        if (loaded !== null) throw dup();
+        loaded = decoded.bytes;
+        break;
+    }
+  });
+  const defaultLimit = Math.min(otherInstructions * DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT, MAX_COMPUTE_UNIT_LIMIT);
+  return {
+    unitLimit: Math.min(unitLimit ?? defaultLimit, MAX_COMPUTE_UNIT_LIMIT),
+    unitPrice: unitPrice ?? 0n,
+    heapFrameBytes: heapFrameBytes ?? MIN_HEAP_FRAME_BYTES,
+    loadedAccountsDataSizeLimit: loaded,
+  };
+}
+
+/** ceil(price × limit / 10^6) lamports. */
+export function prioritizationFee(budget: ComputeBudget): number {
+  const micro = budget.unitPrice * BigInt(budget.unitLimit);
+  const fee = (micro + MICRO_LAMPORTS_PER_LAMPORT - 1n) / MICRO_LAMPORTS_PER_LAMPORT;
+  return fee > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(fee);
+}
+
+export const computeBudgetProgram: Program = {
+  id: COMPUTE_BUDGET_PROGRAM_ID,
+  name: 'compute-budget',
+  computeUnits: 150,
+  process(ctx) {
+    // Already applied before execution; a malformed one never gets this far.
+    if (!decodeComputeBudgetInstruction(ctx.data)) throw new InstructionError('InvalidInstructionData');
+  },
+};

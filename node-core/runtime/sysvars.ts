@@ -1,0 +1,128 @@
+/**
+ * Sysvar accounts. The bank does not store them: it renders each one from its own state when a
+ * transaction or an RPC read asks for it, so an idle chain writes nothing for them per slot.
+ */
+import { ByteWriter } from '../common/bytes.ts';
+import { decodeBase58 } from '../common/base58.ts';
+import { SYSVAR_OWNER_ID, type Address } from '../common/pubkey.ts';
+import { minimumBalanceForRentExemption, type Account, type RentConfig } from './account.ts';
+
+export const SYSVAR_CLOCK_ID: Address = 'SysvarC1ock11111111111111111111111111111111';
+export const SYSVAR_RENT_ID: Address = 'SysvarRent111111111111111111111111111111111';
+export const SYSVAR_EPOCH_SCHEDULE_ID: Address = 'SysvarEpochSchedu1e111111111111111111111111';
+export const SYSVAR_FEES_ID: Address = 'SysvarFees111111111111111111111111111111111';
+export const SYSVAR_RECENT_BLOCKHASHES_ID: Address = 'SysvarRecentB1ockHashes11111111111111111111';
+export const SYSVAR_SLOT_HASHES_ID: Address = 'SysvarS1otHashes111111111111111111111111111';
+export const SYSVAR_STAKE_HISTORY_ID: Address = 'SysvarStakeHistory1111111111111111111111111';
+export const SYSVAR_INSTRUCTIONS_ID: Address = 'Sysvar1nstructions1111111111111111111111111';
+
+export const MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES = 150;
+export const MAX_SLOT_HASHES_ENTRIES = 512;
+
+export interface EpochSchedule {
+  slotsPerEpoch: number;
+  leaderScheduleSlotOffset: number;
+  warmup: boolean;
+  firstNormalEpoch: number;
+  firstNormalSlot: number;
+}
+
+export interface Clock {
+  slot: number;
+  epochStartTimestamp: number;
+  epoch: number;
+  leaderScheduleEpoch: number;
+  unixTimestamp: number;
+}
+
+export interface RecentBlockhashEntry {
+  blockhash: string;
+  lamportsPerSignature: number;
+}
+
+/** What programs may read of the bank they run in. */
+export interface Sysvars {
+  clock: Clock;
+  rent: RentConfig;
+  epochSchedule: EpochSchedule;
+  /** Newest first, at most 150 entries. */
+  recentBlockhashes: RecentBlockhashEntry[];
+  /** Newest first: [slot, blockhash]. */
+  slotHashes: Array<[number, string]>;
+  lamportsPerSignature: number;
+}
+
+export function encodeClock(c: Clock): Uint8Array {
+  return new ByteWriter(40).u64(c.slot).i64(c.epochStartTimestamp).u64(c.epoch).u64(c.leaderScheduleEpoch).i64(c.unixTimestamp).finish();
+}
+
+export function encodeRent(r: RentConfig): Uint8Array {
+  const w = new ByteWriter(17).u64(r.lamportsPerByteYear);
+  const f = new Uint8Array(8);
+  new DataView(f.buffer).setFloat64(0, r.exemptionThreshold, true);
+  return w.bytes(f).u8(r.burnPercent).finish();
+}
+
+export function encodeEpochSchedule(e: EpochSchedule): Uint8Array {
+  return new ByteWriter(33)
+    .u64(e.slotsPerEpoch)
+    .u64(e.leaderScheduleSlotOffset)
+    .u8(e.warmup ? 1 : 0)
+    .u64(e.firstNormalEpoch)
+    .u64(e.firstNormalSlot)
+    .finish();
+}
+
+const RECENT_BLOCKHASHES_SIZE = 8 + MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES * 40;
+const SLOT_HASHES_SIZE = 8 + MAX_SLOT_HASHES_ENTRIES * 40;
+
+export function encodeRecentBlockhashes(entries: RecentBlockhashEntry[]): Uint8Array {
+  const w = new ByteWriter(RECENT_BLOCKHASHES_SIZE).u64(entries.length);
+  for (const e of entries) w.bytes(decodeBase58(e.blockhash)).u64(e.lamportsPerSignature);
+  const out = new Uint8Array(RECENT_BLOCKHASHES_SIZE);
+  out.set(w.finish());
+  return out;
+}
+
+export function encodeSlotHashes(entries: Array<[number, string]>): Uint8Array {
+  const w = new ByteWriter(SLOT_HASHES_SIZE).u64(entries.length);
+  for (const [slot, hash] of entries) w.u64(slot).bytes(decodeBase58(hash));
+  const out = new Uint8Array(SLOT_HASHES_SIZE);
+  out.set(w.finish());
+  return out;
+}
+
+function sysvarAccount(rent: RentConfig, data: Uint8Array): Account {
+  return { lamports: Math.max(1, minimumBalanceForRentExemption(rent, data.length)), data, owner: SYSVAR_OWNER_ID, executable: false, rentEpoch: 0 };
+}
+
+/** Renders a sysvar account, or null when the address is not a sysvar this node serves. */
+export function renderSysvar(address: Address, s: Sysvars): Account | null {
+  switch (address) {
+    case SYSVAR_CLOCK_ID:
+      return sysvarAccount(s.rent, encodeClock(s.clock));
+    case SYSVAR_RENT_ID:
+      return sysvarAccount(s.rent, encodeRent(s.rent));
+    case SYSVAR_EPOCH_SCHEDULE_ID:
+      return sysvarAccount(s.rent, encodeEpochSchedule(s.epochSchedule));
+    case SYSVAR_FEES_ID:
+      return sysvarAccount(s.rent, new ByteWriter(8).u64(s.lamportsPerSignature).finish());
+    case SYSVAR_RECENT_BLOCKHASHES_ID:
+      return sysvarAccount(s.rent, encodeRecentBlockhashes(s.recentBlockhashes));
+    case SYSVAR_SLOT_HASHES_ID:
+      return sysvarAccount(s.rent, encodeSlotHashes(s.slotHashes));
+    default:
+      return null;
+  }
+}
+
+export const SYSVAR_IDS: ReadonlySet<Address> = new Set([
+  SYSVAR_CLOCK_ID,
+  SYSVAR_RENT_ID,
+  SYSVAR_EPOCH_SCHEDULE_ID,
+  SYSVAR_FEES_ID,
+  SYSVAR_RECENT_BLOCKHASHES_ID,
+  SYSVAR_SLOT_HASHES_ID,
+  SYSVAR_STAKE_HISTORY_ID,
+  SYSVAR_INSTRUCTIONS_ID,
+]);

@@ -1,0 +1,37 @@
+/** Everything that configures one running node; the CLI, the tests and Electron all build one of these. */
+export interface NodeOptions {
+  /** HTTP JSON-RPC port (0 = any free port). */
+  rpcPort: number;
+  /** PubSub WebSocket port; defaults to rpcPort + 1 (or any free port when rpcPort is 0). */
+  rpcPubsubPort?: number;
+  bindAddress: string;
+  /** Ledger folder; created if missing. */
+  ledger: string;
+  /** Start from a new genesis, deleting what the ledger held. */
+  reset: boolean;
+  slotMs: number;
+  /** BIP39 words for the dev accounts; when absent a new mnemonic is generated with a new ledger. */
+  mnemonic?: string;
+  quiet: boolean;
+  /** Slots a confirmed slot needs above it before it is rooted (Solana's 32 by default). */
+  rootDepth: number;
+  /** Keep at most this many slots of block history (undefined = keep all). */
+  limitLedgerSize?: number;
+  slotsPerEpoch: number;
+  /** Lamports for each of the 10 dev accounts at genesis. */
+  devAccountLamports: number;
+  /** Allow voteSubscribe on PubSub. */
+  enableVoteSubscription: boolean;
+}
+
+export const DEFAULT_OPTIONS = {
+  rpcPort: 8899,
+  bindAddress: '127.0.0.1',
+  reset: false,
+  slotMs: 400,
+  quiet: false,
+  rootDepth: 32,
+  slotsPerEpoch: 432_000,
+  devAccountLamports: 100_000_000_000_000,
+  enableVoteSubscription: false,
+} satisfies Partial<NodeOptions>;

@@ -1,0 +1,135 @@
+/**
+ * The one storage interface of the node. Each sealed slot is written by one atomic `commitSlot`;
+ * everything else reads history. The durable backend is LMDB (lmdb-store.ts); a browser backend
+ * on IndexedDB can implement the same interface, which is why every call returns a promise.
+ */
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
+import type { TransactionErrorValue } from '../runtime/errors.ts';
+
+export type RewardType = 'Fee' | 'Rent' | 'Staking' | 'Voting';
+
+export interface Reward {
+  pubkey: Address;
+  lamports: number;
+  postBalance: number;
+  rewardType: RewardType;
+  commission: number | null;
+}
+
+export interface TransactionStatusMeta {
+  err: TransactionErrorValue | null;
+  fee: number;
+  preBalances: number[];
+  postBalances: number[];
+  logMessages: string[] | null;
+  computeUnitsConsumed: number;
+  /** Token balances come with the token program; empty until then. */
+  preTokenBalances: unknown[];
+  postTokenBalances: unknown[];
+  innerInstructions: unknown[];
+  loadedAddresses: { writable: Address[]; readonly: Address[] };
+}
+
+export interface StoredTransaction {
+  signature: string;
+  /** The transaction exactly as received on the wire. */
+  wire: Uint8Array;
+  meta: TransactionStatusMeta;
+  /** Every account key the transaction loaded, static then looked-up (for the address index). */
+  accountKeys: Address[];
+  /** `[len] text` memos joined by "; ", as getSignaturesForAddress reports them; null when none. */
+  memo: string | null;
+}
+
+export interface BlockHeader {
+  slot: number;
+  parentSlot: number;
+  blockhash: string;
+  previousBlockhash: string;
+  blockTime: number;
+  blockHeight: number;
+  transactionCount: number;
+  rewards: Reward[];
+}
+
+export interface StoredBlock extends BlockHeader {
+  transactions: StoredTransaction[];
+}
+
+/** Chain-wide counters kept with every slot, so a restart resumes exactly where the store left off. */
+export interface ChainMeta {
+  slot: number;
+  blockhash: string;
+  blockTime: number;
+  transactionCount: number;
+  lamportsPerSignature: number;
+  totalSupply: number;
+  burned: number;
+  /** Opaque state of extensions (e.g. the EVM's latest block), keyed by extension name. */
+  extensions: Record<string, unknown>;
+}
+
+export interface SlotCommit {
+  block: StoredBlock;
+  /** Accounts changed in the slot; null removes the account (it was closed to zero lamports). */
+  accounts: Array<[Address, Account | null]>;
+  meta: ChainMeta;
+  /** Extra records of extensions, written in the same atomic commit: table name, key, value (null deletes). */
+  extras?: Array<{ table: string; key: string | number; value: unknown }>;
+}
+
+export interface AddressSignature {
+  signature: string;
+  slot: number;
+  /** Position of the transaction in its block. */
+  index: number;
+  err: TransactionErrorValue | null;
+  memo: string | null;
+  blockTime: number | null;
+}
+
+export interface SignatureQuery {
+  /** Start strictly below this (slot, index), newest first. */
+  before?: { slot: number; index: number };
+  /** Stop when reaching this (slot, index), exclusive. */
+  until?: { slot: number; index: number };
+  limit: number;
+  /** Only entries at or below this slot (the commitment's bank). */
+  maxSlot: number;
+  /** Only entries at or above this slot (getConfirmedSignaturesForAddress's range). */
+  minSlot?: number;
+}
+
+export interface TransactionLocation {
+  slot: number;
+  index: number;
+  blockTime: number;
+  transaction: StoredTransaction;
+}
+
+export interface Store {
+  /** The genesis record, written once per ledger. */
+  readGenesis(): Promise<unknown | null>;
+  writeGenesis(genesis: unknown): Promise<void>;
+  readMeta(): Promise<ChainMeta | null>;
+  /** Every stored account (used once at start to build the in-memory bank). */
+  loadAccounts(): AsyncIterable<[Address, Account]> | Iterable<[Address, Account]>;
+  /** One atomic write: the block, its transactions and statuses, the address index, account changes, meta. */
+  commitSlot(commit: SlotCommit): Promise<void>;
+  getBlock(slot: number): Promise<StoredBlock | null>;
+  getBlockHeader(slot: number): Promise<BlockHeader | null>;
+  /** Slots with a stored block in [start, end], ascending, at most `limit`. */
+  getBlockSlots(start: number, end: number, limit: number): Promise<number[]>;
+  getTransaction(signature: string): Promise<TransactionLocation | null>;
+  /** Where a signature sits, without reading the transaction. */
+  getSignatureLocation(signature: string): Promise<{ slot: number; index: number; err: TransactionErrorValue | null } | null>;
+  getSignaturesForAddress(address: Address, query: SignatureQuery): Promise<AddressSignature[]>;
+  getExtra(table: string, key: string | number): Promise<unknown | null>;
+  /** Lowest slot with a stored block, or null when there is none. */
+  firstAvailableSlot(): Promise<number | null>;
+  /** Removes blocks, transactions and index entries of slots below `slot`. */
+  purgeSlotsBelow(slot: number): Promise<void>;
+  /** Flushes pending writes to disk and closes. */
+  close(): Promise<void>;
+}
