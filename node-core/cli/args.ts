@@ -1,0 +1,210 @@
+import net from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultLedgerDir } from '../common/data-dir.ts';
+import { normalizeMnemonic, validateMnemonic } from '../keys/mnemonic.ts';
+import { DEFAULT_OPTIONS, type NodeOptions } from '../server/options.ts';
+
+export type CommandLine =
+  | { command: 'start'; options: NodeOptions }
+  | { command: 'help'; text: string }
+  | { command: 'error'; message: string };
+
+interface FlagSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** Placeholder shown in the help, e.g. PORT. */
+  arg?: string;
+  /** Inclusive range of an integer flag. */
+  int?: [min: number, max: number];
+  help: string;
+  defaultText?: string;
+}
+
+const MAX_PORT = 65_535;
+
+const FLAGS = {
+  'rpc-port': {
+    type: 'string', arg: 'PORT', int: [0, MAX_PORT], defaultText: String(DEFAULT_OPTIONS.rpcPort),
+    help: 'JSON RPC port (0 picks a free port)',
+  },
+  'rpc-pubsub-port': {
+    type: 'string', arg: 'PORT', int: [0, MAX_PORT], defaultText: 'rpc port + 1',
+    help: 'PubSub WebSocket port',
+  },
+  'bind-address': {
+    type: 'string', arg: 'ADDR', defaultText: DEFAULT_OPTIONS.bindAddress,
+    help: 'IP address to listen on',
+  },
+  ledger: {
+    type: 'string', arg: 'DIR', defaultText: defaultLedgerDir(),
+    help: 'Ledger folder; created if missing',
+  },
+  reset: { type: 'boolean', help: 'Start from a new genesis, deleting the existing ledger' },
+  'slot-ms': {
+    type: 'string', arg: 'MS', int: [10, 60_000], defaultText: String(DEFAULT_OPTIONS.slotMs),
+    help: 'Milliseconds per slot (10 to 60000)',
+  },
+  mnemonic: {
+    type: 'string', arg: '"WORDS"', defaultText: 'new words with a new ledger',
+    help: 'BIP39 words for the 10 dev accounts (m/44\'/501\'/i\'/0\')',
+  },
+  quiet: { type: 'boolean', help: 'Print nothing but errors' },
+  'root-depth': {
+    type: 'string', arg: 'N', int: [1, 32], defaultText: String(DEFAULT_OPTIONS.rootDepth),
+    help: 'Slots above a confirmed slot before it is rooted (1 to 32)',
+  },
+  'limit-ledger-size': {
+    type: 'string', arg: 'SLOTS', int: [1000, Number.MAX_SAFE_INTEGER], defaultText: 'keep all',
+    help: 'Keep this many slots of block history (at least 1000)',
+  },
+  'slots-per-epoch': {
+    type: 'string', arg: 'N', int: [32, Number.MAX_SAFE_INTEGER],
+    defaultText: String(DEFAULT_OPTIONS.slotsPerEpoch),
+    help: 'Slots in each epoch (at least 32)',
+  },
+  'rpc-pubsub-enable-vote-subscription': { type: 'boolean', help: 'Allow voteSubscribe on PubSub' },
+  help: { type: 'boolean', short: 'h', help: 'Print this help' },
+} satisfies Record<string, FlagSpec>;
+
+type FlagName = keyof typeof FLAGS;
+const FLAG_SPECS: Record<string, FlagSpec> = FLAGS;
+
+// parseArgs gets only type and short: the help metadata above is not for it (it would treat `default` as its own).
+type ParseOptions = { [K in FlagName]: { type: (typeof FLAGS)[K]['type']; short?: string } };
+const PARSE_OPTIONS = Object.fromEntries(
+  Object.entries(FLAG_SPECS).map(([name, { type, short }]) => [name, short ? { type, short } : { type }]),
+) as ParseOptions;
+
+function flagLines(): string {
+  const rows = Object.entries(FLAG_SPECS).map(([name, spec]) => [
+    `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.arg ? ` ${spec.arg}` : ''}`,
+    spec.help + (spec.defaultText !== undefined ? ` [default: ${spec.defaultText}]` : ''),
+  ]);
+  const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
+  return rows.map(([left, right]) => `  ${left!.padEnd(width)}${right}`).join('\n');
+}
+
+export const HELP_TEXT = `isthmus: a local Solana-style blockchain node
+
+Usage:
+  isthmus start [OPTIONS]
+  isthmus help
+  isthmus --help
+
+Commands:
+  start    Run the node (JSON RPC on --rpc-port, PubSub on --rpc-pubsub-port)
+  help     Print this help
+
+Options for start:
+${flagLines()}
+`;
+
+const fail = (message: string): CommandLine => ({ command: 'error', message: `error: ${message}` });
+const SEE_HELP = '(see isthmus --help)';
+
+export function parseCommandLine(argv: string[]): CommandLine {
+  const [command, ...rest] = argv;
+  if (command === undefined) return fail(`no command given; try 'isthmus start' ${SEE_HELP}`);
+  if (command === '--help' || command === '-h') return { command: 'help', text: HELP_TEXT };
+  if (command === 'help') {
+    if (rest.length === 0 || (rest.length === 1 && rest[0] === 'start')) return { command: 'help', text: HELP_TEXT };
+    return fail(`unknown help topic '${rest.join(' ')}' ${SEE_HELP}`);
+  }
+  if (command === 'start') return parseStart(rest);
+  if (command.startsWith('-')) {
+    const name = command.replace(/^--?/, '').split('=')[0]!;
+    if (Object.hasOwn(FLAG_SPECS, name)) return fail(`${command} must follow the command, as in 'isthmus start ${command}'`);
+    return fail(`unknown flag ${command} ${SEE_HELP}`);
+  }
+  return fail(`unknown command '${command}' ${SEE_HELP}`);
+}
+
+function parseStart(args: string[]): CommandLine {
+  // A lenient pass first, only to turn each mistake into a message naming its flag; the strict
+  // parseArgs below then agrees with what this pass accepted.
+  const { tokens } = parseArgs({ args, options: PARSE_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help' && t.value === undefined)) return { command: 'help', text: HELP_TEXT };
+  for (const t of tokens) {
+    if (t.kind === 'positional') return fail(`unexpected argument '${t.value}' ${SEE_HELP}`);
+    if (t.kind !== 'option') continue;
+    const spec = Object.hasOwn(FLAG_SPECS, t.name) ? FLAG_SPECS[t.name]! : undefined;
+    if (spec === undefined) return fail(`unknown flag ${t.rawName} ${SEE_HELP}`);
+    const flag = `--${t.name}`;
+    if (spec.type === 'boolean') {
+      if (t.value !== undefined) return fail(`${flag} takes no value, got '${t.value}'`);
+      continue;
+    }
+    if (t.value === undefined) return fail(`${flag} needs a value ${SEE_HELP}`);
+    if (!t.inlineValue && t.value.startsWith('-')) {
+      if (spec.int && /^-\d/.test(t.value)) return fail(rangeMessage(flag, spec.int, t.value));
+      return fail(`${flag} needs a value, got the flag ${t.value} ${SEE_HELP}`);
+    }
+  }
+
+  let values: ReturnType<typeof strictParse>['values'];
+  try {
+    ({ values } = strictParse(args));
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+
+  const ints: Partial<Record<FlagName, number>> = {};
+  for (const [name, spec] of Object.entries(FLAG_SPECS) as [FlagName, FlagSpec][]) {
+    const raw = values[name];
+    if (!spec.int || typeof raw !== 'string') continue;
+    const n = parseInteger(raw, spec.int);
+    if (n === undefined) return fail(rangeMessage(`--${name}`, spec.int, raw));
+    ints[name] = n;
+  }
+
+  const bindAddress = values['bind-address'] ?? DEFAULT_OPTIONS.bindAddress;
+  if (net.isIP(bindAddress) === 0 && bindAddress !== 'localhost') {
+    return fail(`--bind-address must be an IPv4 or IPv6 address, got '${bindAddress}'`);
+  }
+  if (values.ledger !== undefined && values.ledger.trim() === '') return fail('--ledger needs a folder path');
+  const mnemonic = values.mnemonic;
+  if (mnemonic !== undefined && !validateMnemonic(mnemonic)) {
+    return fail('--mnemonic is not a valid BIP39 phrase (12 to 24 English words with a correct checksum)');
+  }
+
+  const rpcPort = ints['rpc-port'] ?? DEFAULT_OPTIONS.rpcPort;
+  const rpcPubsubPort = ints['rpc-pubsub-port'];
+  if (rpcPubsubPort === undefined && rpcPort === MAX_PORT) {
+    return fail(`--rpc-port ${MAX_PORT} leaves no port for PubSub at rpc port + 1; set --rpc-pubsub-port`);
+  }
+  if (rpcPubsubPort !== undefined && rpcPubsubPort !== 0 && rpcPubsubPort === rpcPort) {
+    return fail(`--rpc-pubsub-port must differ from --rpc-port (both ${rpcPort})`);
+  }
+
+  const options: NodeOptions = {
+    rpcPort,
+    bindAddress,
+    ledger: values.ledger !== undefined ? path.resolve(values.ledger) : defaultLedgerDir(),
+    reset: values.reset ?? DEFAULT_OPTIONS.reset,
+    slotMs: ints['slot-ms'] ?? DEFAULT_OPTIONS.slotMs,
+    quiet: values.quiet ?? DEFAULT_OPTIONS.quiet,
+    rootDepth: ints['root-depth'] ?? DEFAULT_OPTIONS.rootDepth,
+    slotsPerEpoch: ints['slots-per-epoch'] ?? DEFAULT_OPTIONS.slotsPerEpoch,
+    devAccountLamports: DEFAULT_OPTIONS.devAccountLamports,
+    enableVoteSubscription: values['rpc-pubsub-enable-vote-subscription'] ?? DEFAULT_OPTIONS.enableVoteSubscription,
+  };
+  if (rpcPubsubPort !== undefined) options.rpcPubsubPort = rpcPubsubPort;
+  if (mnemonic !== undefined) options.mnemonic = normalizeMnemonic(mnemonic);
+  if (ints['limit-ledger-size'] !== undefined) options.limitLedgerSize = ints['limit-ledger-size'];
+  return { command: 'start', options };
+}
+
+const strictParse = (args: string[]) => parseArgs({ args, options: PARSE_OPTIONS, strict: true, allowPositionals: false });
+
+/** Plain decimal digits only: no sign, exponent, hex or fraction. */
+function parseInteger(raw: string, [min, max]: [number, number]): number | undefined {
+  if (!/^\d+$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
+function rangeMessage(flag: string, [min, max]: [number, number], raw: string): string {
+  const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+  return `${flag} must be an integer ${range}, got '${raw}'`;
+}

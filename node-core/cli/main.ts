@@ -1,0 +1,70 @@
+/** The `isthmus` command: parses the command line, starts the node, prints where to reach it. */
+import { LAMPORTS_PER_SOL } from '../ledger/genesis.ts';
+import { PortInUseError } from '../server/http.ts';
+import { LedgerError, startNode, type RunningNode } from '../server/start.ts';
+import type { NodeOptions } from '../server/options.ts';
+import { parseCommandLine } from './args.ts';
+
+const sol = (lamports: number) => (lamports / LAMPORTS_PER_SOL).toLocaleString('en-US', { maximumFractionDigits: 9 });
+
+function banner(node: RunningNode, options: NodeOptions): string {
+  const lines = [
+    `Isthmus ${node.chain.genesis.clusterType} node`,
+    `  JSON RPC URL:      ${node.rpcUrl}`,
+    `  WebSocket URL:     ${node.pubsubUrl}`,
+    `  Explorer:          not built yet (the Svelte explorer comes with its own issue)`,
+    `  Health:            ${node.rpcUrl}/health`,
+    `  Ledger:            ${options.ledger}${node.createdLedger ? ' (new)' : ''}`,
+    `  Genesis hash:      ${node.genesisHash}`,
+    `  Identity:          ${node.keys.identity.address}`,
+    `  Faucet keypair:    ${node.faucetKeypairPath}`,
+    `  Slot:              ${node.chain.processedSlot} (every ${options.slotMs} ms, rooted ${options.rootDepth} slots behind)`,
+    '',
+    `Dev accounts (mnemonic: "${node.keys.mnemonic}", path m/44'/501'/i'/0'):`,
+    ...node.keys.devAccounts.map((k, i) => `  (${i}) ${k.address}  ${sol(node.chain.getAccount(k.address, 'processed')?.lamports ?? 0)} SOL`),
+    '',
+    'Press Ctrl-C to stop.',
+  ];
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const cmd = parseCommandLine(argv);
+  if (cmd.command === 'help') {
+    process.stdout.write(cmd.text);
+    return 0;
+  }
+  if (cmd.command === 'error') {
+    process.stderr.write(cmd.message + '\n');
+    return 2;
+  }
+  const options = cmd.options;
+  let node: RunningNode;
+  try {
+    node = await startNode(options);
+  } catch (e) {
+    if (e instanceof PortInUseError || e instanceof LedgerError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+  if (!options.quiet) process.stdout.write(banner(node, options) + '\n');
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      if (!options.quiet) process.stdout.write(`\n${signal}: stopping, flushing the ledger...\n`);
+      node.close().then(
+        () => resolve(0),
+        (e) => {
+          console.error('isthmus: error while stopping:', e);
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * A bank is one slot's view of the accounts: the changes made in that slot over its parent's view.
+ * Rooted banks are folded into the shared AccountsDb, so a read walks at most the unrooted banks
+ * (the root depth, 32 by default) before it reaches the rooted map.
+ */
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
+import type { Sysvars } from '../runtime/sysvars.ts';
+import type { Reward, StoredTransaction } from '../store/store.ts';
+
+export type AccountsDb = Map<Address, Account>;
+
+export class Bank {
+  /** Accounts changed in this slot; null marks an account closed to zero lamports. */
+  readonly changes = new Map<Address, Account | null>();
+  readonly transactions: StoredTransaction[] = [];
+  readonly rewards: Reward[] = [];
+  /** Set when the slot is sealed. */
+  blockhash: string | null = null;
+  blockTime = 0;
+  feesCollected = 0;
+  signatureCount = 0;
+
+  constructor(
+    readonly slot: number,
+    readonly parentSlot: number,
+    /** The parent bank, or null once the parent is rooted (reads then go to the AccountsDb). */
+    public parent: Bank | null,
+    private readonly rooted: AccountsDb,
+    readonly sysvars: Sysvars,
+  ) {}
+
+  get(address: Address): Account | null {
+    for (let bank: Bank | null = this; bank; bank = bank.parent) {
+      if (bank.changes.size === 0) continue;
+      const a = bank.changes.get(address);
+      if (a !== undefined) return a;
+    }
+    return this.rooted.get(address) ?? null;
+  }
+
+  set(address: Address, account: Account): void {
+    this.changes.set(address, account.lamports === 0 ? null : account);
+  }
+
+  /** Every live account in this bank's view (rooted map overlaid with the unrooted changes). */
+  *entries(): Iterable<[Address, Account]> {
+    const chain: Bank[] = [];
+    for (let bank: Bank | null = this; bank; bank = bank.parent) chain.push(bank);
+    const seen = new Set<Address>();
+    for (const bank of chain) {
+      for (const [k, a] of bank.changes) {
+        if (seen.has(k)) continue;
+        seen.add(k);
+        if (a) yield [k, a];
+      }
+    }
+    for (const entry of this.rooted) if (!seen.has(entry[0])) yield entry;
+  }
+}

@@ -1,0 +1,521 @@
+/**
+ * The chain: the working bank that takes transactions, the slot clock that seals it into a block,
+ * the commitment levels (processed → confirmed → rooted), and the one store commit per slot.
+ * A single validator votes on every slot it seals, so the newest sealed slot is confirmed and a slot
+ * is rooted once `rootDepth` confirmed slots stand above it.
+ */
+import { EventEmitter } from 'node:events';
+import { decodeBase58, encodeBase58 } from '../common/base58.ts';
+import { ByteWriter } from '../common/bytes.ts';
+import { sha256 } from '../common/hash.ts';
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
+import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
+import { executeTransaction, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
+import type { ProgramRegistry } from '../runtime/program.ts';
+import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
+import type { Transaction } from '../runtime/wire.ts';
+import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
+import { Bank, type AccountsDb } from './bank.ts';
+import { BlockhashQueue, MAX_PROCESSING_AGE, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
+import { epochOf } from './epoch.ts';
+import { nextLamportsPerSignature, type GenesisConfig } from './genesis-config.ts';
+import { durableNonceOf } from './durable-nonce.ts';
+import { extractMemos } from '../runtime/programs/memo.ts';
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+/** Old and new names of the three levels (1.5.5 renamed them). */
+export function normalizeCommitment(c: string | undefined, fallback: Commitment = 'finalized'): Commitment | null {
+  switch (c) {
+    case undefined:
+      return fallback;
+    case 'processed':
+    case 'recent':
+      return 'processed';
+    case 'confirmed':
+    case 'single':
+    case 'singleGossip':
+      return 'confirmed';
+    case 'finalized':
+    case 'max':
+    case 'root':
+      return 'finalized';
+    default:
+      return null;
+  }
+}
+
+export interface SignatureStatus {
+  slot: number;
+  index: number;
+  err: TransactionErrorValue | null;
+}
+
+export interface PerformanceSample {
+  slot: number;
+  numTransactions: number;
+  numNonVoteTransactions: number;
+  numSlots: number;
+  samplePeriodSecs: number;
+}
+
+export interface ChainEventMap {
+  /** A new working bank started. */
+  slot: [{ slot: number; parent: number; root: number }];
+  /** A signature-checked transaction was queued for the working bank. */
+  received: [string];
+  /** A transaction was executed into the working bank (processed). */
+  transaction: [{ slot: number; transaction: StoredTransaction; writes: Array<[Address, Account]> }];
+  /** The working bank was sealed into a block (its store commit follows). */
+  sealed: [Bank];
+  /** A slot was sealed and durably committed; it is now the confirmed slot. */
+  confirmed: [Bank];
+  /** Slots that became rooted, oldest first. */
+  rooted: [Bank[]];
+}
+
+export interface ChainParams {
+  store: Store;
+  genesis: GenesisConfig;
+  genesisHash: string;
+  programs: ProgramRegistry;
+  accounts: AccountsDb;
+  meta: ChainMeta;
+  /** Headers of the newest stored blocks (up to MAX_RECENT_BLOCKHASHES), oldest first. */
+  recentHeaders: BlockHeader[];
+  /** Statuses of transactions in the newest stored slots (for the duplicate check after a restart). */
+  recentStatuses: Array<[string, SignatureStatus]>;
+  slotMs: number;
+  rootDepth: number;
+  limitLedgerSize?: number;
+  /** Extra records an extension adds to a slot's commit (the EVM's block, later). */
+  sealHooks?: Array<(bank: Bank) => SlotCommit['extras']>;
+}
+
+const PERFORMANCE_SAMPLE_SECS = 60;
+const MAX_PERFORMANCE_SAMPLES = 720;
+const QUEUE_BATCH = 512;
+
+export class Chain extends EventEmitter<ChainEventMap> {
+  readonly store: Store;
+  readonly genesis: GenesisConfig;
+  readonly genesisHash: string;
+  readonly programs: ProgramRegistry;
+  private readonly accounts: AccountsDb;
+  private readonly blockhashes = new BlockhashQueue();
+  private readonly statusCache = new Map<string, SignatureStatus>();
+  private readonly statusBySlot: Array<[number, string[]]> = [];
+  private readonly banks = new Map<number, Bank>();
+  private working!: Bank;
+  private confirmedBank!: Bank;
+  private rootBank!: Bank;
+  private readonly queue: Transaction[] = [];
+  private readonly queued = new Set<string>();
+  private drainScheduled = false;
+  private slotTimer: NodeJS.Timeout | null = null;
+  private nextSlotAt = 0;
+  private commits: Promise<void> = Promise.resolve();
+  private lamportsPerSignature: number;
+  private transactionCount: number;
+  private totalSupply: number;
+  private burned: number;
+  private extensionsMeta: Record<string, unknown>;
+  private readonly samples: PerformanceSample[] = [];
+  private sampleStart: { slot: number; txs: number; at: number };
+  private sampleTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  readonly slotMs: number;
+  readonly rootDepth: number;
+  private readonly limitLedgerSize?: number;
+  private readonly sealHooks: NonNullable<ChainParams['sealHooks']>;
+  firstAvailableSlot = 0;
+
+  constructor(p: ChainParams) {
+    super();
+    this.store = p.store;
+    this.genesis = p.genesis;
+    this.genesisHash = p.genesisHash;
+    this.programs = p.programs;
+    this.accounts = p.accounts;
+    this.slotMs = p.slotMs;
+    this.rootDepth = p.rootDepth;
+    this.limitLedgerSize = p.limitLedgerSize;
+    this.sealHooks = p.sealHooks ?? [];
+    this.lamportsPerSignature = p.meta.lamportsPerSignature;
+    this.transactionCount = p.meta.transactionCount;
+    this.totalSupply = p.meta.totalSupply;
+    this.burned = p.meta.burned;
+    this.extensionsMeta = p.meta.extensions;
+    for (const h of p.recentHeaders) {
+      this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
+    }
+    for (const [sig, status] of p.recentStatuses) this.rememberStatus(sig, status);
+    // After a (re)start everything stored is final: there are no forks to roll it back.
+    const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, p.meta.blockTime));
+    last.blockhash = p.meta.blockhash;
+    last.blockTime = p.meta.blockTime;
+    this.banks.set(last.slot, last);
+    this.confirmedBank = last;
+    this.rootBank = last;
+    this.openWorkingBank(last);
+    this.sampleStart = { slot: last.slot, txs: this.transactionCount, at: Date.now() };
+  }
+
+  // ---- clock ----
+
+  start(): void {
+    this.nextSlotAt = Date.now() + this.slotMs;
+    this.scheduleSlot();
+    this.sampleTimer = setInterval(() => this.takePerformanceSample(), PERFORMANCE_SAMPLE_SECS * 1000);
+    this.sampleTimer.unref();
+  }
+
+  private scheduleSlot(): void {
+    const delay = Math.max(0, this.nextSlotAt - Date.now());
+    this.slotTimer = setTimeout(() => {
+      this.nextSlotAt += this.slotMs;
+      // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
+      if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
+      this.sealWorkingBank();
+      if (!this.stopped) this.scheduleSlot();
+    }, delay);
+  }
+
+  /** Stops the clock and waits until every sealed slot is in the store. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.slotTimer) clearTimeout(this.slotTimer);
+    if (this.sampleTimer) clearInterval(this.sampleTimer);
+    await this.commits;
+  }
+
+  /** Seals the working bank now (used by the clock, and by tests that step slots by hand). */
+  sealWorkingBank(): Bank {
+    this.drainQueue(Infinity);
+    const bank = this.working;
+    this.payFees(bank);
+    const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
+    bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
+    bank.blockTime = Math.floor(Date.now() / 1000);
+    this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.slot, lamportsPerSignature: this.lamportsPerSignature });
+    this.lamportsPerSignature = nextLamportsPerSignature(this.genesis.feeRateGovernor, this.lamportsPerSignature, bank.signatureCount);
+    const commit = this.slotCommit(bank, parentHash);
+    this.emit('sealed', bank);
+    this.openWorkingBank(bank);
+    this.commits = this.commits
+      .then(() => this.store.commitSlot(commit))
+      .then(
+        () => this.onCommitted(bank),
+        (e) => {
+          console.error(`isthmus: failed to store slot ${bank.slot}:`, e);
+        },
+      );
+    return bank;
+  }
+
+  /** Resolves when every slot sealed so far is in the store and its commitment has advanced. */
+  flushed(): Promise<void> {
+    return this.commits;
+  }
+
+  private payFees(bank: Bank): void {
+    if (bank.feesCollected === 0) return;
+    const burn = Math.floor((bank.feesCollected * this.genesis.feeRateGovernor.burnPercent) / 100);
+    const deposit = bank.feesCollected - burn;
+    this.burned += burn;
+    this.totalSupply -= burn;
+    if (deposit > 0) {
+      const identity = this.genesis.identity;
+      const prev = bank.get(identity);
+      const next: Account = prev
+        ? { ...prev, lamports: prev.lamports + deposit }
+        : { lamports: deposit, data: new Uint8Array(0), owner: '11111111111111111111111111111111', executable: false, rentEpoch: 0 };
+      bank.set(identity, next);
+      bank.rewards.push({ pubkey: identity, lamports: deposit, postBalance: next.lamports, rewardType: 'Fee', commission: null });
+    }
+  }
+
+  private slotCommit(bank: Bank, parentHash: string): SlotCommit {
+    const accounts: SlotCommit['accounts'] = [...bank.changes];
+    const extras = this.sealHooks.flatMap((hook) => hook(bank) ?? []);
+    return {
+      block: {
+        slot: bank.slot,
+        parentSlot: bank.parentSlot,
+        blockhash: bank.blockhash!,
+        previousBlockhash: parentHash,
+        blockTime: bank.blockTime,
+        blockHeight: bank.slot,
+        transactionCount: bank.transactions.length,
+        rewards: bank.rewards,
+        transactions: bank.transactions,
+      },
+      accounts,
+      meta: {
+        slot: bank.slot,
+        blockhash: bank.blockhash!,
+        blockTime: bank.blockTime,
+        transactionCount: this.transactionCount,
+        lamportsPerSignature: this.lamportsPerSignature,
+        totalSupply: this.totalSupply,
+        burned: this.burned,
+        extensions: this.extensionsMeta,
+      },
+      extras,
+    };
+  }
+
+  private onCommitted(bank: Bank): void {
+    this.confirmedBank = bank;
+    this.emit('confirmed', bank);
+    const newRoot = bank.slot - this.rootDepth;
+    const rooted: Bank[] = [];
+    for (let s = this.rootBank.slot + 1; s <= newRoot; s++) {
+      const b = this.banks.get(s);
+      if (!b) continue;
+      for (const [k, a] of b.changes) (a ? this.accounts.set(k, a) : this.accounts.delete(k));
+      // Its changes stay readable (they now equal the folded state); cutting the parent link keeps
+      // older, superseded roots out of every read path.
+      b.parent = null;
+      this.banks.delete(this.rootBank.slot);
+      this.rootBank = b;
+      rooted.push(b);
+    }
+    if (rooted.length) this.emit('rooted', rooted);
+    if (this.limitLedgerSize !== undefined && bank.slot % 100 === 0) this.purgeOldSlots(bank.slot);
+  }
+
+  private purgeOldSlots(latest: number): void {
+    const keepFrom = latest - this.limitLedgerSize! + 1;
+    if (keepFrom <= this.firstAvailableSlot) return;
+    this.firstAvailableSlot = keepFrom;
+    this.commits = this.commits.then(() => this.store.purgeSlotsBelow(keepFrom)).catch((e) => console.error('isthmus: purge failed:', e));
+  }
+
+  private openWorkingBank(parent: Bank): void {
+    const slot = parent.slot + 1;
+    this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
+    this.banks.set(slot, this.working);
+    this.forgetOldStatuses(slot);
+    this.emit('slot', { slot, parent: parent.slot, root: this.rootBank.slot });
+  }
+
+  private sysvarsFor(slot: number, unixTimestamp: number): Sysvars {
+    const schedule = this.genesis.epochSchedule;
+    const { epoch } = epochOf(schedule, slot);
+    const recent = this.blockhashes.recent(slot - 1, MAX_SLOT_HASHES_ENTRIES);
+    return {
+      clock: { slot, epochStartTimestamp: this.genesis.creationTime, epoch, leaderScheduleEpoch: epoch + 1, unixTimestamp },
+      rent: this.genesis.rent,
+      epochSchedule: schedule,
+      recentBlockhashes: recent.slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES).map((e) => ({ blockhash: e.blockhash, lamportsPerSignature: e.lamportsPerSignature })),
+      slotHashes: recent.map((e) => [e.slot, e.blockhash]),
+      lamportsPerSignature: this.lamportsPerSignature,
+    };
+  }
+
+  // ---- transactions ----
+
+  /** Queues a signature-checked transaction for the working bank. */
+  submit(tx: Transaction): void {
+    if (this.queued.has(tx.id)) return;
+    this.queued.add(tx.id);
+    this.queue.push(tx);
+    this.emit('received', tx.id);
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => {
+        this.drainScheduled = false;
+        this.drainQueue(QUEUE_BATCH);
+      });
+    }
+  }
+
+  private drainQueue(max: number): void {
+    let n = 0;
+    while (this.queue.length && n++ < max) {
+      const tx = this.queue.shift()!;
+      this.queued.delete(tx.id);
+      try {
+        this.processTransaction(tx);
+      } catch (e) {
+        if (!(e instanceof TransactionError)) console.error('isthmus: transaction processing failed:', e);
+      }
+    }
+    if (this.queue.length && !this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => {
+        this.drainScheduled = false;
+        this.drainQueue(QUEUE_BATCH);
+      });
+    }
+  }
+
+  /** Executes into the working bank; throws TransactionError when it cannot enter the block. */
+  processTransaction(tx: Transaction): ExecutedTransaction {
+    const bank = this.working;
+    if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
+    const env = this.executionEnv(bank, tx, false);
+    const result = executeTransaction(tx, env);
+    for (const [k, a] of result.writes) bank.set(k, a);
+    const index = bank.transactions.length;
+    const stored: StoredTransaction = {
+      signature: tx.id,
+      wire: tx.wire,
+      meta: {
+        err: result.err,
+        fee: result.fee,
+        preBalances: result.preBalances,
+        postBalances: result.postBalances,
+        logMessages: result.logs,
+        computeUnitsConsumed: result.computeUnitsConsumed,
+        preTokenBalances: [],
+        postTokenBalances: [],
+        innerInstructions: [],
+        loadedAddresses: { writable: [], readonly: [] },
+      },
+      accountKeys: result.accountKeys,
+      memo: extractMemos(tx.message.instructions.map((ix) => ({ programId: tx.message.accountKeys[ix.programIdIndex]!, data: ix.data }))),
+    };
+    bank.transactions.push(stored);
+    bank.feesCollected += result.fee;
+    bank.signatureCount += tx.signatures.length;
+    this.transactionCount++;
+    this.rememberStatus(tx.id, { slot: bank.slot, index, err: result.err });
+    this.emit('transaction', { slot: bank.slot, transaction: stored, writes: result.writes });
+    return result;
+  }
+
+  /** Runs a transaction on the bank at `commitment` without keeping anything. */
+  simulate(tx: Transaction, commitment: Commitment): ExecutedTransaction {
+    const bank = this.bankAt(commitment);
+    if (this.statusCache.has(tx.id) || this.queued.has(tx.id)) throw new TransactionError('AlreadyProcessed');
+    return executeTransaction(tx, this.executionEnv(bank, tx, true));
+  }
+
+  private executionEnv(bank: Bank, tx: Transaction, simulation: boolean): ExecutionEnv {
+    const blockhash = tx.message.recentBlockhash;
+    let durableNonce = false;
+    if (!this.blockhashes.isValid(blockhash, bank.slot, bank.slot)) {
+      if (!durableNonceOf(tx, (a) => bank.get(a))) throw new TransactionError('BlockhashNotFound');
+      durableNonce = true;
+    }
+    return {
+      readAccount: (address) => bank.get(address) ?? (SYSVAR_IDS.has(address) ? renderSysvar(address, bank.sysvars) : null),
+      sysvars: bank.sysvars,
+      programs: this.programs,
+      simulation,
+      durableNonce,
+    };
+  }
+
+  private rememberStatus(signature: string, status: SignatureStatus): void {
+    this.statusCache.set(signature, status);
+    const last = this.statusBySlot[this.statusBySlot.length - 1];
+    if (last && last[0] === status.slot) last[1].push(signature);
+    else this.statusBySlot.push([status.slot, [signature]]);
+  }
+
+  private forgetOldStatuses(currentSlot: number): void {
+    while (this.statusBySlot.length && this.statusBySlot[0]![0] < currentSlot - MAX_RECENT_BLOCKHASHES) {
+      for (const sig of this.statusBySlot.shift()![1]) this.statusCache.delete(sig);
+    }
+  }
+
+  // ---- reads ----
+
+  bankAt(commitment: Commitment): Bank {
+    return commitment === 'processed' ? this.working : commitment === 'confirmed' ? this.confirmedBank : this.rootBank;
+  }
+
+  slotAt(commitment: Commitment): number {
+    return this.bankAt(commitment).slot;
+  }
+
+  get processedSlot(): number {
+    return this.working.slot;
+  }
+  get confirmedSlot(): number {
+    return this.confirmedBank.slot;
+  }
+  get rootSlot(): number {
+    return this.rootBank.slot;
+  }
+
+  /** An account at the commitment, sysvars included; null when it does not exist. */
+  getAccount(address: Address, commitment: Commitment): Account | null {
+    const bank = this.bankAt(commitment);
+    return bank.get(address) ?? (SYSVAR_IDS.has(address) ? renderSysvar(address, bank.sysvars) : null);
+  }
+
+  /** Block height of a bank: every slot has a block here, so it equals the slot. */
+  blockHeightAt(commitment: Commitment): number {
+    return this.slotAt(commitment);
+  }
+
+  /** The newest blockhash a bank at the commitment knows, with the last block height it stays valid at. */
+  latestBlockhash(commitment: Commitment = 'processed'): { blockhash: string; slot: number; lastValidBlockHeight: number; lamportsPerSignature: number } {
+    const bank = this.bankAt(commitment);
+    const e = bank.blockhash ? this.blockhashes.get(bank.blockhash)! : this.blockhashes.latestAt(bank.slot)!;
+    return { blockhash: e.blockhash, slot: e.slot, lastValidBlockHeight: e.blockHeight + MAX_PROCESSING_AGE, lamportsPerSignature: e.lamportsPerSignature };
+  }
+
+  /** Whether a blockhash can still be used at the commitment's bank. */
+  isBlockhashValid(blockhash: string, commitment: Commitment): boolean {
+    const bank = this.bankAt(commitment);
+    return this.blockhashes.isValid(blockhash, bank.slot, bank.slot);
+  }
+
+  blockhashInfo(blockhash: string): { slot: number; blockHeight: number; lamportsPerSignature: number } | undefined {
+    return this.blockhashes.get(blockhash);
+  }
+
+  currentLamportsPerSignature(): number {
+    return this.lamportsPerSignature;
+  }
+
+  signatureStatus(signature: string): SignatureStatus | undefined {
+    return this.statusCache.get(signature);
+  }
+
+  get totalTransactionCount(): number {
+    return this.transactionCount;
+  }
+
+  supply(): { total: number; burned: number } {
+    return { total: this.totalSupply, burned: this.burned };
+  }
+
+  /** A sealed bank still in memory (unrooted or the root). */
+  bank(slot: number): Bank | undefined {
+    return this.banks.get(slot);
+  }
+
+  performanceSamples(limit: number): PerformanceSample[] {
+    return this.samples.slice(-limit).reverse();
+  }
+
+  private takePerformanceSample(): void {
+    const now = Date.now();
+    const slot = this.working.slot;
+    const txs = this.transactionCount;
+    this.samples.push({
+      slot,
+      numTransactions: txs - this.sampleStart.txs,
+      numNonVoteTransactions: txs - this.sampleStart.txs,
+      numSlots: slot - this.sampleStart.slot,
+      samplePeriodSecs: Math.round((now - this.sampleStart.at) / 1000),
+    });
+    if (this.samples.length > MAX_PERFORMANCE_SAMPLES) this.samples.shift();
+    this.sampleStart = { slot, txs, at: now };
+  }
+}
+
+/** sha256(parent blockhash ‖ slot ‖ first signature of each transaction): chains every block to its parent. */
+export function blockhashOf(parentBlockhash: string, slot: number, transactions: StoredTransaction[]): string {
+  const parts: Uint8Array[] = [decodeBase58(parentBlockhash), new ByteWriter(8).u64(slot).finish()];
+  for (const t of transactions) parts.push(decodeBase58(t.signature));
+  return encodeBase58(sha256(...parts));
+}
+

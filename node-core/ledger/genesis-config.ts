@@ -1,0 +1,73 @@
+/** The genesis record: made once per ledger, kept in the store, and hashed into the genesis hash. */
+import type { Address } from '../common/pubkey.ts';
+import type { RentConfig } from '../runtime/account.ts';
+import type { EpochSchedule } from '../runtime/sysvars.ts';
+
+export interface FeeRateGovernor {
+  burnPercent: number;
+  maxLamportsPerSignature: number;
+  minLamportsPerSignature: number;
+  targetLamportsPerSignature: number;
+  targetSignaturesPerSlot: number;
+}
+
+export interface InflationConfig {
+  initial: number;
+  terminal: number;
+  taper: number;
+  foundation: number;
+  foundationTerm: number;
+}
+
+export interface GenesisAccount {
+  address: Address;
+  lamports: number;
+  owner: Address;
+  /** base64 */
+  data: string;
+  executable: boolean;
+}
+
+export interface GenesisConfig {
+  creationTime: number;
+  clusterType: 'development';
+  faucet: Address;
+  identity: Address;
+  voteAccount: Address;
+  stakeAccount: Address;
+  devAccounts: Address[];
+  rent: RentConfig;
+  feeRateGovernor: FeeRateGovernor;
+  epochSchedule: EpochSchedule;
+  inflation: InflationConfig;
+  slotMs: number;
+  ticksPerSlot: number;
+  accounts: GenesisAccount[];
+}
+
+/** Solana's defaults (sdk fee_calculator.rs, rent.rs, inflation.rs). */
+export const DEFAULT_FEE_RATE_GOVERNOR: FeeRateGovernor = {
+  burnPercent: 50,
+  maxLamportsPerSignature: 100_000,
+  minLamportsPerSignature: 5_000,
+  targetLamportsPerSignature: 10_000,
+  targetSignaturesPerSlot: 20_000,
+};
+
+export const DEFAULT_RENT: RentConfig = { lamportsPerByteYear: 3480, exemptionThreshold: 2.0, burnPercent: 50 };
+
+export const DEFAULT_INFLATION: InflationConfig = { initial: 0.08, terminal: 0.015, taper: 0.15, foundation: 0.05, foundationTerm: 7.0 };
+
+/**
+ * The next slot's lamports per signature (FeeRateGovernor::new_derived): it steps 5% of the target
+ * toward target × signatures-last-slot / target-signatures, clamped to [min, max]. Genesis starts at
+ * the minimum, so an idle or lightly used chain charges 5,000 per signature.
+ */
+export function nextLamportsPerSignature(g: FeeRateGovernor, current: number, signaturesLastSlot: number): number {
+  if (g.targetSignaturesPerSlot === 0) return g.targetLamportsPerSignature;
+  const clamp = (v: number) => Math.min(g.maxLamportsPerSignature, Math.max(g.minLamportsPerSignature, v));
+  const desired = clamp(Math.floor((g.targetLamportsPerSignature * signaturesLastSlot) / g.targetSignaturesPerSlot));
+  if (desired === current) return current;
+  const step = Math.max(1, Math.floor(g.targetLamportsPerSignature / 20));
+  return clamp(current + (desired > current ? step : -step));
+}

@@ -1,0 +1,144 @@
+/**
+ * Makes a ledger's genesis once: keypair files for the faucet, the validator identity and its vote
+ * and stake accounts; ten dev accounts from a BIP39 mnemonic; the builtin program accounts; and the
+ * rent, fee, epoch and inflation settings. The genesis hash is the SHA-256 of the genesis record.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { encodeBase58 } from '../common/base58.ts';
+import { sha256 } from '../common/hash.ts';
+import {
+  BPF_LOADER_2_ID,
+  COMPUTE_BUDGET_PROGRAM_ID,
+  MEMO_PROGRAM_ID,
+  MEMO_V1_PROGRAM_ID,
+  NATIVE_LOADER_ID,
+  STAKE_PROGRAM_ID,
+  SYSTEM_PROGRAM_ID,
+  VOTE_PROGRAM_ID,
+} from '../common/pubkey.ts';
+import { generateKeypair, readKeypairFile, writeKeypairFile, type Keypair } from '../keys/keypair.ts';
+import { deriveDevKeypairs, generateMnemonic } from '../keys/mnemonic.ts';
+import { minimumBalanceForRentExemption } from '../runtime/account.ts';
+import { fixedEpochSchedule } from './epoch.ts';
+import { stakeStateData, voteStateData, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
+import {
+  DEFAULT_FEE_RATE_GOVERNOR,
+  DEFAULT_INFLATION,
+  DEFAULT_RENT,
+  type GenesisAccount,
+  type GenesisConfig,
+} from './genesis-config.ts';
+
+export const LAMPORTS_PER_SOL = 1_000_000_000;
+export const DEV_ACCOUNT_COUNT = 10;
+const FAUCET_LAMPORTS = 500_000 * LAMPORTS_PER_SOL;
+const IDENTITY_LAMPORTS = 500 * LAMPORTS_PER_SOL;
+const BOOTSTRAP_STAKE_LAMPORTS = 500_000 * LAMPORTS_PER_SOL;
+
+/** Files a ledger keeps beside its store. */
+export const ledgerFiles = (ledger: string) => ({
+  faucet: path.join(ledger, 'faucet-keypair.json'),
+  identity: path.join(ledger, 'validator-keypair.json'),
+  vote: path.join(ledger, 'vote-account-keypair.json'),
+  stake: path.join(ledger, 'stake-account-keypair.json'),
+  mnemonic: path.join(ledger, 'dev-accounts-mnemonic.txt'),
+  store: path.join(ledger, 'store'),
+  marker: path.join(ledger, 'isthmus-ledger.json'),
+});
+
+export interface GenesisParams {
+  ledger: string;
+  mnemonic?: string;
+  slotMs: number;
+  slotsPerEpoch: number;
+  devAccountLamports: number;
+}
+
+export interface LedgerKeys {
+  faucet: Keypair;
+  identity: Keypair;
+  mnemonic: string;
+  devAccounts: Keypair[];
+}
+
+const account = (address: string, lamports: number, owner: string, data: Uint8Array = new Uint8Array(0), executable = false): GenesisAccount => ({
+  address,
+  lamports,
+  owner,
+  data: Buffer.from(data).toString('base64'),
+  executable,
+});
+
+export function genesisHashOf(config: GenesisConfig): string {
+  return encodeBase58(sha256(new TextEncoder().encode(JSON.stringify(config))));
+}
+
+export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: LedgerKeys } {
+  const files = ledgerFiles(p.ledger);
+  const faucet = generateKeypair();
+  const identity = generateKeypair();
+  const vote = generateKeypair();
+  const stake = generateKeypair();
+  const mnemonic = p.mnemonic ?? generateMnemonic();
+  const devAccounts = deriveDevKeypairs(mnemonic, DEV_ACCOUNT_COUNT);
+  writeKeypairFile(files.faucet, faucet);
+  writeKeypairFile(files.identity, identity);
+  writeKeypairFile(files.vote, vote);
+  writeKeypairFile(files.stake, stake);
+  fs.writeFileSync(files.mnemonic, mnemonic + '\n', { mode: 0o600 });
+
+  const rent = DEFAULT_RENT;
+  const voteLamports = minimumBalanceForRentExemption(rent, VOTE_STATE_SIZE);
+  const stakeReserve = minimumBalanceForRentExemption(rent, STAKE_STATE_SIZE);
+  const builtin = (id: string, name: string) => account(id, 1, NATIVE_LOADER_ID, new TextEncoder().encode(name), true);
+  const accounts: GenesisAccount[] = [
+    builtin(SYSTEM_PROGRAM_ID, 'system_program'),
+    builtin(COMPUTE_BUDGET_PROGRAM_ID, 'compute_budget_program'),
+    // The SPL Memo programs are BPF programs on a real cluster; here they run as builtins under the same ids and owner.
+    account(MEMO_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
+    account(MEMO_V1_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
+    account(faucet.address, FAUCET_LAMPORTS, SYSTEM_PROGRAM_ID),
+    account(identity.address, IDENTITY_LAMPORTS, SYSTEM_PROGRAM_ID),
+    account(vote.address, voteLamports, VOTE_PROGRAM_ID, voteStateData(identity.address, identity.address, 100)),
+    account(
+      stake.address,
+      stakeReserve + BOOTSTRAP_STAKE_LAMPORTS,
+      STAKE_PROGRAM_ID,
+      stakeStateData({ rentExemptReserve: stakeReserve, authority: identity.address, voter: vote.address, stake: BOOTSTRAP_STAKE_LAMPORTS }),
+    ),
+    ...devAccounts.map((k) => account(k.address, p.devAccountLamports, SYSTEM_PROGRAM_ID)),
+  ];
+  const total = accounts.reduce((n, a) => n + a.lamports, 0);
+  if (!Number.isSafeInteger(total)) throw new RangeError('genesis supply must stay below 2^53 lamports');
+
+  const config: GenesisConfig = {
+    creationTime: Math.floor(Date.now() / 1000),
+    clusterType: 'development',
+    faucet: faucet.address,
+    identity: identity.address,
+    voteAccount: vote.address,
+    stakeAccount: stake.address,
+    devAccounts: devAccounts.map((k) => k.address),
+    rent,
+    feeRateGovernor: DEFAULT_FEE_RATE_GOVERNOR,
+    epochSchedule: fixedEpochSchedule(p.slotsPerEpoch),
+    inflation: DEFAULT_INFLATION,
+    slotMs: p.slotMs,
+    ticksPerSlot: 64,
+    accounts,
+  };
+  return { config, keys: { faucet, identity, mnemonic, devAccounts } };
+}
+
+/** The keys of an existing ledger, read back from its files. */
+export function readLedgerKeys(ledger: string, config: GenesisConfig): LedgerKeys {
+  const files = ledgerFiles(ledger);
+  const mnemonic = fs.readFileSync(files.mnemonic, 'utf8').trim();
+  return {
+    faucet: readKeypairFile(files.faucet),
+    identity: readKeypairFile(files.identity),
+    mnemonic,
+    devAccounts: deriveDevKeypairs(mnemonic, config.devAccounts.length),
+  };
+}

@@ -1,0 +1,29 @@
+import type { Address } from '../common/pubkey.ts';
+import type { Keypair } from '../keys/keypair.ts';
+import type { Chain, Commitment } from '../ledger/chain.ts';
+import { minContextSlotNotReached } from './errors.ts';
+
+/** What the RPC methods need of the running node. */
+export interface RpcContext {
+  chain: Chain;
+  identity: Address;
+  /** Signs requestAirdrop transfers. */
+  faucet: Keypair;
+  version: string;
+  featureSet: number;
+  /** host:port of the JSON-RPC and PubSub servers, for getClusterNodes. */
+  rpcAddress: string;
+  pubsubAddress: string;
+}
+
+/** The slot a read at `commitment` sees, after checking the client's minContextSlot. */
+export function contextSlot(ctx: RpcContext, commitment: Commitment, minContextSlot?: number): number {
+  const slot = ctx.chain.slotAt(commitment);
+  if (minContextSlot !== undefined && slot < minContextSlot) throw minContextSlotNotReached(slot);
+  return slot;
+}
+
+/** The Solana RPC generation whose method set and result shapes this node serves (getVersion's solana-core). */
+export const SOLANA_RPC_COMPATIBILITY = '1.18.26';
+
+export const withContext = <T>(slot: number, value: T) => ({ context: { apiVersion: SOLANA_RPC_COMPATIBILITY, slot }, value });

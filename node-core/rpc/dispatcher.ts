@@ -1,0 +1,90 @@
+/**
+ * JSON-RPC 2.0 over a request body: single requests, batches, notifications, and the standard
+ * error codes. Ids are echoed exactly as sent (web3.js sends string ids and rejects anything else).
+ */
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, methodNotFound } from './errors.ts';
+
+export type MethodHandler<C> = (params: unknown, ctx: C) => unknown;
+export type MethodTable<C> = Readonly<Record<string, MethodHandler<C>>>;
+
+export const MAX_BATCH_LENGTH = 1_000;
+
+type Id = string | number | null;
+
+interface ErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+const errorResponse = (id: Id, e: ErrorBody) => ({ jsonrpc: '2.0', error: e, id });
+
+function toErrorBody(e: unknown): ErrorBody {
+  if (e instanceof RpcError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'number')) {
+    const r = e as Error & { code: number; data?: unknown };
+    return r.data === undefined ? { code: r.code, message: r.message } : { code: r.code, message: r.message, data: r.data };
+  }
+  console.error('isthmus: internal error while serving a request:', e);
+  return { code: INTERNAL_ERROR, message: 'Internal error' };
+}
+
+const isValidId = (id: unknown): id is Id => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
+export class Dispatcher<C> {
+  constructor(
+    private readonly methods: MethodTable<C>,
+    private readonly ctx: C,
+  ) {}
+
+  has(method: string): boolean {
+    return Object.hasOwn(this.methods, method);
+  }
+
+  /** Answers a raw body; null when nothing is to be sent back (only notifications). */
+  async handleBody(body: string): Promise<string | null> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return JSON.stringify(errorResponse(null, { code: PARSE_ERROR, message: 'Parse error' }));
+    }
+    if (Array.isArray(parsed)) {
+      if (parsed.length === 0) return JSON.stringify(errorResponse(null, { code: INVALID_REQUEST, message: 'Invalid request' }));
+      if (parsed.length > MAX_BATCH_LENGTH) {
+        return JSON.stringify(errorResponse(null, { code: INVALID_REQUEST, message: `Invalid request: batch of ${parsed.length} requests is too long; max ${MAX_BATCH_LENGTH}` }));
+      }
+      const answers = await Promise.all(parsed.map((r) => this.handleOne(r)));
+      const present = answers.filter((a) => a !== null);
+      return present.length ? JSON.stringify(present) : null;
+    }
+    const answer = await this.handleOne(parsed);
+    return answer === null ? null : JSON.stringify(answer);
+  }
+
+  /** One request object → response object, or null for a notification. */
+  async handleOne(req: unknown): Promise<object | null> {
+    if (typeof req !== 'object' || req === null || Array.isArray(req)) {
+      return errorResponse(null, { code: INVALID_REQUEST, message: 'Invalid request' });
+    }
+    const r = req as { jsonrpc?: unknown; method?: unknown; params?: unknown; id?: unknown };
+    const isNotification = !('id' in r);
+    const id: Id = isValidId(r.id) ? r.id : null;
+    if (!isNotification && !isValidId(r.id)) return errorResponse(null, { code: INVALID_REQUEST, message: 'Invalid request: id must be a string, a number or null' });
+    if (r.jsonrpc !== '2.0') return errorResponse(id, { code: INVALID_REQUEST, message: 'Invalid request: unsupported JSON-RPC protocol version (jsonrpc must be "2.0")' });
+    if (typeof r.method !== 'string') return errorResponse(id, { code: INVALID_REQUEST, message: 'Invalid request: method must be a string' });
+    const handler = Object.hasOwn(this.methods, r.method) ? this.methods[r.method] : undefined;
+    let response: object;
+    if (!handler) {
+      response = errorResponse(id, toErrorBody(methodNotFound()));
+    } else {
+      try {
+        let result = handler(r.params, this.ctx);
+        if (result instanceof Promise) result = await result;
+        response = { jsonrpc: '2.0', result, id };
+      } catch (e) {
+        response = errorResponse(id, toErrorBody(e));
+      }
+    }
+    return isNotification ? null : response;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The `jsonParsed` registries: instruction parsers by program id, account parsers by owner.
+ * Agave parses no Compute Budget instructions, so those stay partially decoded here too.
+ */
+import { MEMO_PROGRAM_ID, MEMO_V1_PROGRAM_ID, SYSTEM_PROGRAM_ID, SYSVAR_OWNER_ID, type Address } from '../../../common/pubkey.ts';
+import type { Account } from '../../../runtime/account.ts';
+import { parseMemoInstruction } from './memo.ts';
+import { parseNonceAccount } from './nonce.ts';
+import { parseSystemInstruction } from './system.ts';
+import { parseSysvarAccount } from './sysvar.ts';
+import type { AccountParser, InstructionParser, ParsedAccountValue, ParsedInstructionValue } from './types.ts';
+
+export interface InstructionParserEntry {
+  /** Program name as Agave reports it (kebab-case), e.g. "system", "spl-memo". */
+  program: string;
+  parse: InstructionParser;
+}
+
+export const instructionParsers = new Map<Address, InstructionParserEntry>([
+  [SYSTEM_PROGRAM_ID, { program: 'system', parse: parseSystemInstruction }],
+  [MEMO_V1_PROGRAM_ID, { program: 'spl-memo', parse: parseMemoInstruction }],
+  [MEMO_PROGRAM_ID, { program: 'spl-memo', parse: parseMemoInstruction }],
+]);
+
+/** Keyed by the account's owner; each parser returns null for data it does not recognise. */
+export const accountParsers = new Map<Address, AccountParser>([
+  [SYSTEM_PROGRAM_ID, parseNonceAccount],
+  [SYSVAR_OWNER_ID, parseSysvarAccount],
+]);
+
+/** `{program, parsed}` for an instruction of a parsable program, or null (shown partially decoded). */
+export function parseInstruction(
+  programId: Address,
+  data: Uint8Array,
+  accounts: Address[],
+): { program: string; parsed: ParsedInstructionValue } | null {
+  const entry = instructionParsers.get(programId);
+  if (!entry) return null;
+  try {
+    const parsed = entry.parse(data, accounts);
+    return parsed === null ? null : { program: entry.program, parsed };
+  } catch {
+    return null;
+  }
+}
+
+/** Parsed account data, or null when no parser understands it (callers fall back to base64). */
+export function parseAccountData(address: Address, account: Account): ParsedAccountValue | null {
+  const parser = accountParsers.get(account.owner);
+  if (!parser) return null;
+  try {
+    return parser(address, account);
+  } catch {
+    return null;
+  }
+}

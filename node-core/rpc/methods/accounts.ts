@@ -1,0 +1,163 @@
+/** Account and balance methods. */
+import type { Address } from '../../common/pubkey.ts';
+import { SYSTEM_PROGRAM_ID } from '../../common/pubkey.ts';
+import { minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH } from '../../runtime/account.ts';
+import { serializeMessage, serializeTransaction, parseTransaction } from '../../runtime/wire.ts';
+import { addressToBytes } from '../../common/pubkey.ts';
+import { sign } from '../../keys/keypair.ts';
+import { ByteWriter } from '../../common/bytes.ts';
+import { TransactionError } from '../../runtime/errors.ts';
+import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
+import { contextSlot, withContext, type RpcContext } from '../context.ts';
+import { INTERNAL_ERROR, RpcError, invalidParams, invalidRequest } from '../errors.ts';
+import {
+  ACCOUNT_ENCODINGS,
+  address,
+  arrayOf,
+  commitment,
+  commitmentConfig,
+  config,
+  dataSlice,
+  oneOf,
+  optional,
+  parseParams,
+  required,
+  u64,
+  fail,
+} from '../params.ts';
+import { accountFilters, matchesFilters } from '../filters.ts';
+
+export const MAX_MULTIPLE_ACCOUNTS = 100;
+export const NUM_LARGEST_ACCOUNTS = 20;
+
+const accountConfig = config({ commitment, encoding: oneOf(ACCOUNT_ENCODINGS), dataSlice, minContextSlot: u64 });
+
+export function getAccountInfo(params: unknown, ctx: RpcContext) {
+  const [key, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', accountConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const account = ctx.chain.getAccount(key, c);
+  return withContext(slot, account ? encodeAccount(key, account, { encoding: cfg.encoding as AccountEncoding, dataSlice: cfg.dataSlice }) : null);
+}
+
+export function getBalance(params: unknown, ctx: RpcContext) {
+  const [key, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', commitmentConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  return withContext(slot, ctx.chain.getAccount(key, c)?.lamports ?? 0);
+}
+
+export function getMultipleAccounts(params: unknown, ctx: RpcContext) {
+  const [keys, cfg = {}] = parseParams(params, [required('pubkeys', arrayOf(address, MAX_MULTIPLE_ACCOUNTS)), optional('config', accountConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const encoding = (cfg.encoding ?? 'base64') as AccountEncoding;
+  return withContext(
+    slot,
+    keys.map((k) => {
+      const a = ctx.chain.getAccount(k, c);
+      return a ? encodeAccount(k, a, { encoding, dataSlice: cfg.dataSlice }) : null;
+    }),
+  );
+}
+
+const programAccountsConfig = config({
+  commitment,
+  encoding: oneOf(ACCOUNT_ENCODINGS),
+  dataSlice,
+  minContextSlot: u64,
+  filters: accountFilters,
+  withContext: (v, name) => (typeof v === 'boolean' ? v : fail(name, 'a boolean', v)),
+});
+
+export function getProgramAccounts(params: unknown, ctx: RpcContext) {
+  const [program, cfg = {}] = parseParams(params, [required('programId', address), optional('config', programAccountsConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const filters = cfg.filters ?? [];
+  const out: Array<{ pubkey: Address; account: ReturnType<typeof encodeAccount> }> = [];
+  for (const [key, account] of ctx.chain.bankAt(c).entries()) {
+    if (account.owner !== program || !matchesFilters(account, filters)) continue;
+    out.push({ pubkey: key, account: encodeAccount(key, account, { encoding: cfg.encoding as AccountEncoding, dataSlice: cfg.dataSlice }) });
+  }
+  return cfg.withContext ? withContext(slot, out) : out;
+}
+
+export function getMinimumBalanceForRentExemption(params: unknown, ctx: RpcContext) {
+  const [len] = parseParams(params, [required('dataLength', u64), optional('config', commitmentConfig)]);
+  if (len > MAX_PERMITTED_DATA_LENGTH) throw invalidRequest(`Invalid request: data length ${len} exceeds the maximum of ${MAX_PERMITTED_DATA_LENGTH} bytes`);
+  return minimumBalanceForRentExemption(ctx.chain.genesis.rent, len);
+}
+
+/** Accounts whose lamports do not circulate: the genesis stake account, locked behind its stake. */
+export function nonCirculatingAccounts(ctx: RpcContext): Address[] {
+  return [ctx.chain.genesis.stakeAccount];
+}
+
+export function getLargestAccounts(params: unknown, ctx: RpcContext) {
+  const [cfg = {}] = parseParams(params, [
+    optional('config', config({ commitment, filter: oneOf(['circulating', 'nonCirculating'] as const), minContextSlot: u64 })),
+  ]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const nonCirculating = new Set(nonCirculatingAccounts(ctx));
+  const top: Array<{ address: Address; lamports: number }> = [];
+  for (const [key, account] of ctx.chain.bankAt(c).entries()) {
+    if (cfg.filter === 'circulating' && nonCirculating.has(key)) continue;
+    if (cfg.filter === 'nonCirculating' && !nonCirculating.has(key)) continue;
+    if (top.length === NUM_LARGEST_ACCOUNTS && account.lamports <= top[top.length - 1]!.lamports) continue;
+    top.push({ address: key, lamports: account.lamports });
+    top.sort((a, b) => b.lamports - a.lamports);
+    if (top.length > NUM_LARGEST_ACCOUNTS) top.pop();
+  }
+  return withContext(slot, top);
+}
+
+export function getSupply(params: unknown, ctx: RpcContext) {
+  const [cfg = {}] = parseParams(params, [
+    optional('config', config({ commitment, excludeNonCirculatingAccountsList: (v, n) => (typeof v === 'boolean' ? v : fail(n, 'a boolean', v)), minContextSlot: u64 })),
+  ]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const nonCirculatingList = nonCirculatingAccounts(ctx);
+  const nonCirculating = nonCirculatingList.reduce((n, k) => n + (ctx.chain.getAccount(k, c)?.lamports ?? 0), 0);
+  const total = ctx.chain.supply().total;
+  return withContext(slot, {
+    total,
+    circulating: total - nonCirculating,
+    nonCirculating,
+    nonCirculatingAccounts: cfg.excludeNonCirculatingAccountsList ? [] : nonCirculatingList,
+  });
+}
+
+/** The faucet signs a system transfer to the recipient and submits it like any client would. */
+export function requestAirdrop(params: unknown, ctx: RpcContext) {
+  const [to, lamports] = parseParams(params, [required('pubkey', address), required('lamports', u64), optional('config', commitmentConfig)]);
+  if (lamports === 0) throw invalidParams('Invalid params: lamports: an airdrop must be more than 0 lamports');
+  const { blockhash } = ctx.chain.latestBlockhash('processed');
+  const faucet = ctx.faucet.address;
+  const data = new ByteWriter(12).u32(2).u64(lamports).finish();
+  const keys = to === faucet ? [faucet, SYSTEM_PROGRAM_ID] : [faucet, to, SYSTEM_PROGRAM_ID];
+  const message = serializeMessage(
+    {
+      version: 'legacy',
+      header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
+      accountKeys: keys,
+      recentBlockhash: blockhash,
+      instructions: [{ programIdIndex: keys.length - 1, accounts: to === faucet ? [0, 0] : [0, 1], data }],
+      addressTableLookups: [],
+    },
+    addressToBytes,
+  );
+  const tx = parseTransaction(serializeTransaction([sign(ctx.faucet, message)], message));
+  try {
+    const result = ctx.chain.simulate(tx, 'processed');
+    if (result.err) throw new TransactionError(result.err);
+  } catch (e) {
+    if (e instanceof TransactionError) throw new RpcError(INTERNAL_ERROR, `airdrop request failed: ${e.message}`);
+    throw e;
+  }
+  ctx.chain.submit(tx);
+  return tx.id;
+}
+

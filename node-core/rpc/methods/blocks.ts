@@ -1,0 +1,213 @@
+/** Block, slot-range, signature-history and transaction-lookup methods (1.5-era and current names). */
+import type { Commitment } from '../../ledger/chain.ts';
+import { encodeBlock, encodeConfirmedTransaction, type TransactionDetails, type TransactionEncoding } from '../encoding/transaction.ts';
+import { contextSlot, withContext, type RpcContext } from '../context.ts';
+import { blockCleanedUp, blockNotAvailable, invalidParams, RpcError, INVALID_PARAMS } from '../errors.ts';
+import {
+  TRANSACTION_ENCODINGS,
+  address,
+  arrayOf,
+  bool,
+  commitment,
+  config,
+  fail,
+  oneOf,
+  optional,
+  parseParams,
+  required,
+  signature,
+  u64,
+  type Parse,
+} from '../params.ts';
+
+export const MAX_GET_CONFIRMED_BLOCKS_RANGE = 500_000;
+export const MAX_SIGNATURES_FOR_ADDRESS_SLOT_RANGE = 10_000;
+export const MAX_SIGNATURES_FOR_ADDRESS2_LIMIT = 1_000;
+export const MAX_SIGNATURE_STATUSES = 256;
+
+/** History methods serve confirmed or finalized data only, as Agave does. */
+function historyCommitment(c: Commitment | undefined): Commitment {
+  if (c === 'processed') throw new RpcError(INVALID_PARAMS, 'Method does not support commitment below `confirmed`');
+  return c ?? 'finalized';
+}
+
+/** The encoding argument may be a bare string (1.5 form) or a config object. */
+function encodingOrConfig<S extends Record<string, Parse<unknown>>>(shape: S) {
+  const parseConfig = config({ ...shape, encoding: oneOf(TRANSACTION_ENCODINGS), commitment, maxSupportedTransactionVersion: u64 });
+  return (v: unknown, name: string) => (typeof v === 'string' ? { encoding: oneOf(TRANSACTION_ENCODINGS)(v, name) } : parseConfig(v, name));
+}
+
+const blockConfig = encodingOrConfig({
+  transactionDetails: oneOf(['full', 'signatures', 'none', 'accounts'] as const),
+  rewards: bool,
+});
+
+async function readBlock(ctx: RpcContext, slot: number, c: Commitment) {
+  if (slot > ctx.chain.slotAt(c)) throw blockNotAvailable(slot);
+  const first = await ctx.chain.store.firstAvailableSlot();
+  if (first !== null && slot < first) throw blockCleanedUp(slot, first);
+  return ctx.chain.store.getBlock(slot);
+}
+
+function blockMethod(legacy: boolean) {
+  return async (params: unknown, ctx: RpcContext) => {
+    const [slot, cfg = {}] = parseParams(params, [required('slot', u64), optional('config', blockConfig)]);
+    const c = historyCommitment((cfg as { commitment?: Commitment }).commitment);
+    const block = await readBlock(ctx, slot, c);
+    if (!block) return null;
+    const k = cfg as { encoding?: TransactionEncoding; transactionDetails?: TransactionDetails; rewards?: boolean; maxSupportedTransactionVersion?: number };
+    return encodeBlock(block, {
+      encoding: k.encoding ?? 'json',
+      transactionDetails: k.transactionDetails ?? 'full',
+      rewards: k.rewards ?? true,
+      maxSupportedTransactionVersion: k.maxSupportedTransactionVersion,
+      legacy,
+    });
+  };
+}
+
+export const getBlock = blockMethod(false);
+export const getConfirmedBlock = blockMethod(true);
+
+export async function getBlockTime(params: unknown, ctx: RpcContext) {
+  const [slot] = parseParams(params, [required('slot', u64)]);
+  if (slot > ctx.chain.confirmedSlot) throw blockNotAvailable(slot);
+  const header = await ctx.chain.store.getBlockHeader(slot);
+  return header ? header.blockTime : null;
+}
+
+const rangeCommitment = config({ commitment, minContextSlot: u64 });
+
+async function blockSlots(ctx: RpcContext, start: number, end: number, limit: number): Promise<number[]> {
+  if (end < start) return [];
+  return ctx.chain.store.getBlockSlots(start, end, limit);
+}
+
+function blocksMethod() {
+  return async (params: unknown, ctx: RpcContext) => {
+    const raw = Array.isArray(params) ? params : [];
+    // The end slot may be left out with the config in its place.
+    const shifted = raw.length === 2 && typeof raw[1] === 'object' && raw[1] !== null ? [raw[0], undefined, raw[1]] : raw;
+    const [start, endArg, cfg = {}] = parseParams(shifted, [required('startSlot', u64), optional('endSlot', u64), optional('config', rangeCommitment)]);
+    const c = historyCommitment(cfg.commitment);
+    const top = contextSlot(ctx, c, cfg.minContextSlot);
+    const end = Math.min(endArg ?? top, top);
+    if (end >= start && end - start > MAX_GET_CONFIRMED_BLOCKS_RANGE) throw invalidParams(`Slot range too large; max ${MAX_GET_CONFIRMED_BLOCKS_RANGE}`);
+    return blockSlots(ctx, start, end, MAX_GET_CONFIRMED_BLOCKS_RANGE + 1);
+  };
+}
+export const getBlocks = blocksMethod();
+export const getConfirmedBlocks = getBlocks;
+
+export async function getBlocksWithLimit(params: unknown, ctx: RpcContext) {
+  const [start, limit, cfg = {}] = parseParams(params, [required('startSlot', u64), required('limit', u64), optional('config', rangeCommitment)]);
+  if (limit > MAX_GET_CONFIRMED_BLOCKS_RANGE) throw invalidParams(`Limit too large; max ${MAX_GET_CONFIRMED_BLOCKS_RANGE}`);
+  const c = historyCommitment(cfg.commitment);
+  const top = contextSlot(ctx, c, cfg.minContextSlot);
+  if (limit === 0) return [];
+  return blockSlots(ctx, start, top, limit);
+}
+export const getConfirmedBlocksWithLimit = getBlocksWithLimit;
+
+/** Stake that voted on the slot at each lockout depth; null once rooted or unknown, as the commitment cache forgets those. */
+export function getBlockCommitment(params: unknown, ctx: RpcContext) {
+  const [slot] = parseParams(params, [required('slot', u64)]);
+  const totalStake = ctx.chain.genesis.accounts.find((a) => a.address === ctx.chain.genesis.stakeAccount)?.lamports ?? 0;
+  const chain = ctx.chain;
+  if (slot <= chain.rootSlot || slot > chain.confirmedSlot) return { commitment: null, totalStake };
+  const commitment = new Array<number>(32).fill(0);
+  commitment[Math.min(chain.confirmedSlot - slot, 31)] = totalStake;
+  return { commitment, totalStake };
+}
+
+function confirmationStatus(ctx: RpcContext, slot: number): 'processed' | 'confirmed' | 'finalized' {
+  return slot <= ctx.chain.rootSlot ? 'finalized' : slot <= ctx.chain.confirmedSlot ? 'confirmed' : 'processed';
+}
+
+export async function getSignatureStatuses(params: unknown, ctx: RpcContext) {
+  const [sigs, cfg = {}] = parseParams(params, [
+    required('signatures', arrayOf(signature, MAX_SIGNATURE_STATUSES)),
+    optional('config', config({ searchTransactionHistory: bool })),
+  ]);
+  const chain = ctx.chain;
+  const slot = chain.processedSlot;
+  const value = await Promise.all(
+    sigs.map(async (sig) => {
+      let status = chain.signatureStatus(sig) ?? null;
+      if (!status && cfg.searchTransactionHistory) {
+        const loc = await chain.store.getSignatureLocation(sig);
+        if (loc && loc.slot <= chain.confirmedSlot) status = loc;
+      }
+      if (!status) return null;
+      const rooted = status.slot <= chain.rootSlot;
+      return {
+        slot: status.slot,
+        confirmations: rooted ? null : Math.max(0, chain.confirmedSlot - status.slot + (status.slot <= chain.confirmedSlot ? 1 : 0)),
+        status: status.err === null ? { Ok: null } : { Err: status.err },
+        err: status.err,
+        confirmationStatus: confirmationStatus(ctx, status.slot),
+      };
+    }),
+  );
+  return withContext(slot, value);
+}
+
+const signaturesConfig = config({ before: signature, until: signature, limit: u64, commitment, minContextSlot: u64 });
+
+async function locate(ctx: RpcContext, sig: string | undefined, name: string) {
+  if (sig === undefined) return undefined;
+  const loc = ctx.chain.signatureStatus(sig) ?? (await ctx.chain.store.getSignatureLocation(sig));
+  if (!loc) throw invalidParams(`Invalid params: ${name}: signature ${sig} is not in this node's ledger`);
+  return { slot: loc.slot, index: loc.index };
+}
+
+function signaturesForAddressMethod(legacy: boolean) {
+  return async (params: unknown, ctx: RpcContext) => {
+    const [addr, cfg = {}] = parseParams(params, [required('address', address), optional('config', signaturesConfig)]);
+    const limit = cfg.limit ?? MAX_SIGNATURES_FOR_ADDRESS2_LIMIT;
+    if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS2_LIMIT) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS2_LIMIT}`);
+    const c = historyCommitment(cfg.commitment);
+    const maxSlot = contextSlot(ctx, c, cfg.minContextSlot);
+    const entries = await ctx.chain.store.getSignaturesForAddress(addr, {
+      before: await locate(ctx, cfg.before, 'before'),
+      until: await locate(ctx, cfg.until, 'until'),
+      limit,
+      maxSlot,
+    });
+    return entries.map((e) =>
+      legacy
+        ? { signature: e.signature, slot: e.slot, err: e.err, memo: e.memo, blockTime: e.blockTime }
+        : { signature: e.signature, slot: e.slot, err: e.err, memo: e.memo, blockTime: e.blockTime, confirmationStatus: confirmationStatus(ctx, e.slot) },
+    );
+  };
+}
+export const getSignaturesForAddress = signaturesForAddressMethod(false);
+export const getConfirmedSignaturesForAddress2 = signaturesForAddressMethod(true);
+
+/** DEPRECATED 1.5 form: signatures in [start, end], lowest slot first. */
+export async function getConfirmedSignaturesForAddress(params: unknown, ctx: RpcContext) {
+  const [addr, start, end] = parseParams(params, [required('address', address), required('startSlot', u64), required('endSlot', u64)]);
+  if (end < start) return [];
+  if (end - start > MAX_SIGNATURES_FOR_ADDRESS_SLOT_RANGE) throw invalidParams(`Slot range too large; max ${MAX_SIGNATURES_FOR_ADDRESS_SLOT_RANGE}`);
+  const entries = await ctx.chain.store.getSignaturesForAddress(addr, {
+    limit: Number.MAX_SAFE_INTEGER,
+    maxSlot: Math.min(end, ctx.chain.rootSlot),
+    minSlot: start,
+  });
+  return entries.reverse().map((e) => e.signature);
+}
+
+const transactionConfig = encodingOrConfig({});
+
+function transactionMethod(legacy: boolean) {
+  return async (params: unknown, ctx: RpcContext) => {
+    const [sig, cfg = {}] = parseParams(params, [required('signature', signature), optional('config', transactionConfig)]);
+    const k = cfg as { encoding?: TransactionEncoding; commitment?: Commitment; maxSupportedTransactionVersion?: number };
+    const c = historyCommitment(k.commitment);
+    const located = await ctx.chain.store.getTransaction(sig);
+    if (!located || located.slot > ctx.chain.slotAt(c)) return null;
+    return encodeConfirmedTransaction(located, k.encoding ?? 'json', { maxSupportedTransactionVersion: k.maxSupportedTransactionVersion, legacy });
+  };
+}
+export const getTransaction = transactionMethod(false);
+export const getConfirmedTransaction = transactionMethod(true);

@@ -1,0 +1,113 @@
+/** Fee and blockhash methods, 1.5-era and current names. */
+import { computeBudgetOf } from '../../runtime/programs/compute-budget.ts';
+import { transactionFee } from '../../runtime/executor.ts';
+import { parseMessage } from '../../runtime/wire.ts';
+import { contextSlot, withContext, type RpcContext } from '../context.ts';
+import { invalidParams } from '../errors.ts';
+import { address, arrayOf, blockhash, commitmentConfig, optional, parseParams, required, string } from '../params.ts';
+
+export function getLatestBlockhash(params: unknown, ctx: RpcContext) {
+  const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const b = ctx.chain.latestBlockhash(c);
+  return withContext(slot, { blockhash: b.blockhash, lastValidBlockHeight: b.lastValidBlockHeight });
+}
+
+export function getRecentBlockhash(params: unknown, ctx: RpcContext) {
+  const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const b = ctx.chain.latestBlockhash(c);
+  return withContext(slot, { blockhash: b.blockhash, feeCalculator: { lamportsPerSignature: b.lamportsPerSignature } });
+}
+
+export function getFees(params: unknown, ctx: RpcContext) {
+  const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const b = ctx.chain.latestBlockhash(c);
+  return withContext(slot, {
+    blockhash: b.blockhash,
+    feeCalculator: { lamportsPerSignature: b.lamportsPerSignature },
+    lastValidSlot: b.lastValidBlockHeight,
+    lastValidBlockHeight: b.lastValidBlockHeight,
+  });
+}
+
+export function getFeeCalculatorForBlockhash(params: unknown, ctx: RpcContext) {
+  const [hash, cfg = {}] = parseParams(params, [required('blockhash', blockhash), optional('config', commitmentConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  const info = ctx.chain.isBlockhashValid(hash, c) ? ctx.chain.blockhashInfo(hash) : undefined;
+  return withContext(slot, info ? { feeCalculator: { lamportsPerSignature: info.lamportsPerSignature } } : null);
+}
+
+export function getFeeRateGovernor(params: unknown, ctx: RpcContext) {
+  parseParams(params, []);
+  return withContext(ctx.chain.slotAt('finalized'), { feeRateGovernor: ctx.chain.genesis.feeRateGovernor });
+}
+
+export function isBlockhashValid(params: unknown, ctx: RpcContext) {
+  const [hash, cfg = {}] = parseParams(params, [required('blockhash', blockhash), optional('config', commitmentConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  return withContext(slot, ctx.chain.isBlockhashValid(hash, c));
+}
+
+/** The fee of a base64 message at the commitment's bank, or null when its blockhash has expired there. */
+export function getFeeForMessage(params: unknown, ctx: RpcContext) {
+  const [encoded, cfg = {}] = parseParams(params, [required('message', string), optional('config', commitmentConfig)]);
+  const c = cfg.commitment ?? 'finalized';
+  const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  let message;
+  try {
+    message = parseMessage(new Uint8Array(Buffer.from(encoded, 'base64')));
+  } catch (e) {
+    throw invalidParams(`Invalid params: message: not a base64 transaction message (${(e as Error).message})`);
+  }
+  if (!ctx.chain.isBlockhashValid(message.recentBlockhash, c)) return withContext(slot, null);
+  let budget;
+  try {
+    budget = computeBudgetOf(message);
+  } catch {
+    return withContext(slot, null);
+  }
+  const lps = ctx.chain.blockhashInfo(message.recentBlockhash)!.lamportsPerSignature;
+  const fakeTx = { signatures: new Array(message.header.numRequiredSignatures) } as { signatures: Uint8Array[] };
+  return withContext(slot, transactionFee(fakeTx as Parameters<typeof transactionFee>[0], budget, lps));
+}
+
+/**
+ * Per-slot minimum of the compute-unit prices paid in recent blocks (only transactions that lock one
+ * of the given accounts for writing when accounts are given), newest 150 slots.
+ */
+export async function getRecentPrioritizationFees(params: unknown, ctx: RpcContext) {
+  const [accounts = []] = parseParams(params, [optional('accounts', arrayOf(address, 128))]);
+  const wanted = new Set(accounts);
+  const top = ctx.chain.confirmedSlot;
+  const out: Array<{ slot: number; prioritizationFee: number }> = [];
+  for (let slot = Math.max(0, top - 149); slot <= top; slot++) {
+    const block = ctx.chain.bank(slot)?.transactions ?? (await ctx.chain.store.getBlock(slot))?.transactions;
+    if (!block) continue;
+    let min: number | null = null;
+    for (const t of block) {
+      if (wanted.size && !t.accountKeys.some((k) => wanted.has(k))) continue;
+      let price = 0;
+      try {
+        price = Number(computeBudgetOf(parseMessage(messageBytesOf(t.wire))).unitPrice);
+      } catch {
+        continue;
+      }
+      min = min === null ? price : Math.min(min, price);
+    }
+    out.push({ slot, prioritizationFee: min ?? 0 });
+  }
+  return out;
+}
+
+function messageBytesOf(wire: Uint8Array): Uint8Array {
+  const sigs = wire[0]!; // fewer than 128 signatures fit a packet, so the short-vec is one byte
+  return wire.subarray(1 + sigs * 64);
+}
+

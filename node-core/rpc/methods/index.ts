@@ -1,0 +1,71 @@
+/** The native JSON-RPC method table: one function per method, 1.5-era names beside today's. */
+import type { MethodTable } from '../dispatcher.ts';
+import type { RpcContext } from '../context.ts';
+import * as accounts from './accounts.ts';
+import * as blocks from './blocks.ts';
+import * as cluster from './cluster.ts';
+import * as fees from './fees.ts';
+import * as transactions from './transactions.ts';
+
+export const nativeMethods: MethodTable<RpcContext> = {
+  // accounts and balances
+  getAccountInfo: accounts.getAccountInfo,
+  getBalance: accounts.getBalance,
+  getMultipleAccounts: accounts.getMultipleAccounts,
+  getProgramAccounts: accounts.getProgramAccounts,
+  getMinimumBalanceForRentExemption: accounts.getMinimumBalanceForRentExemption,
+  getLargestAccounts: accounts.getLargestAccounts,
+  getSupply: accounts.getSupply,
+  requestAirdrop: accounts.requestAirdrop,
+  // blocks, slots, ledger
+  getSlot: cluster.getSlot,
+  getBlockHeight: cluster.getBlockHeight,
+  getSlotLeader: cluster.getSlotLeader,
+  getSlotLeaders: cluster.getSlotLeaders,
+  getLeaderSchedule: cluster.getLeaderSchedule,
+  getBlockCommitment: blocks.getBlockCommitment,
+  getBlockTime: blocks.getBlockTime,
+  getBlock: blocks.getBlock,
+  getConfirmedBlock: blocks.getConfirmedBlock,
+  getBlocks: blocks.getBlocks,
+  getConfirmedBlocks: blocks.getConfirmedBlocks,
+  getBlocksWithLimit: blocks.getBlocksWithLimit,
+  getConfirmedBlocksWithLimit: blocks.getConfirmedBlocksWithLimit,
+  getSignaturesForAddress: blocks.getSignaturesForAddress,
+  getConfirmedSignaturesForAddress: blocks.getConfirmedSignaturesForAddress,
+  getConfirmedSignaturesForAddress2: blocks.getConfirmedSignaturesForAddress2,
+  getTransaction: blocks.getTransaction,
+  getConfirmedTransaction: blocks.getConfirmedTransaction,
+  getSignatureStatuses: blocks.getSignatureStatuses,
+  getFirstAvailableBlock: cluster.getFirstAvailableBlock,
+  minimumLedgerSlot: cluster.minimumLedgerSlot,
+  getMaxRetransmitSlot: cluster.getMaxRetransmitSlot,
+  getMaxShredInsertSlot: cluster.getMaxShredInsertSlot,
+  getSnapshotSlot: cluster.getSnapshotSlot,
+  getHighestSnapshotSlot: cluster.getHighestSnapshotSlot,
+  getTransactionCount: cluster.getTransactionCount,
+  getGenesisHash: cluster.getGenesisHash,
+  getBlockProduction: cluster.getBlockProduction,
+  // fees and blockhashes
+  getRecentBlockhash: fees.getRecentBlockhash,
+  getLatestBlockhash: fees.getLatestBlockhash,
+  getFees: fees.getFees,
+  getFeeCalculatorForBlockhash: fees.getFeeCalculatorForBlockhash,
+  getFeeRateGovernor: fees.getFeeRateGovernor,
+  getFeeForMessage: fees.getFeeForMessage,
+  isBlockhashValid: fees.isBlockhashValid,
+  getRecentPrioritizationFees: fees.getRecentPrioritizationFees,
+  // cluster, epoch, identity
+  getClusterNodes: cluster.getClusterNodes,
+  getEpochInfo: cluster.getEpochInfo,
+  getEpochSchedule: cluster.getEpochSchedule,
+  getHealth: cluster.getHealth,
+  getIdentity: cluster.getIdentity,
+  getVersion: cluster.getVersion,
+  getInflationGovernor: cluster.getInflationGovernor,
+  getInflationRate: cluster.getInflationRate,
+  getRecentPerformanceSamples: cluster.getRecentPerformanceSamples,
+  // submission
+  sendTransaction: transactions.sendTransaction,
+  simulateTransaction: transactions.simulateTransaction,
+};

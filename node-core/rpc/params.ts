@@ -1,0 +1,123 @@
+/**
+ * Positional params with a schema per method: each parameter is parsed and checked, and a bad one
+ * gets -32602 with a message that names it.
+ */
+import { tryDecodeBase58 } from '../common/base58.ts';
+import { isAddress, type Address } from '../common/pubkey.ts';
+import { normalizeCommitment, type Commitment } from '../ledger/chain.ts';
+import { invalidParams } from './errors.ts';
+
+export interface Param<T> {
+  name: string;
+  optional: boolean;
+  parse(value: unknown): T;
+}
+
+const describe = (v: unknown): string => {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `string ${JSON.stringify(v.length > 60 ? v.slice(0, 60) + '…' : v)}`;
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+};
+
+export const fail = (name: string, expected: string, got: unknown): never => {
+  throw invalidParams(`Invalid params: ${name}: expected ${expected}, got ${describe(got)}`);
+};
+
+export type Parse<T> = (value: unknown, name: string) => T;
+
+export const required = <T>(name: string, parse: Parse<T>): Param<T> => ({ name, optional: false, parse: (v) => parse(v, name) });
+export const optional = <T>(name: string, parse: Parse<T>): Param<T | undefined> => ({
+  name,
+  optional: true,
+  parse: (v) => (v === undefined || v === null ? undefined : parse(v, name)),
+});
+
+type Outputs<P extends readonly Param<unknown>[]> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+
+export function parseParams<const P extends readonly Param<unknown>[]>(params: unknown, schema: P): Outputs<P> {
+  if (params === undefined || params === null) params = [];
+  if (!Array.isArray(params)) throw invalidParams('Invalid params: params must be an array');
+  if (params.length > schema.length) {
+    throw invalidParams(`Invalid params: expected at most ${schema.length} parameter${schema.length === 1 ? '' : 's'}, got ${params.length}`);
+  }
+  return schema.map((p, i) => {
+    const v = params[i];
+    if (v === undefined && !p.optional) throw invalidParams(`Invalid params: missing required parameter \`${p.name}\``);
+    return p.parse(v);
+  }) as Outputs<P>;
+}
+
+// ---- value parsers ----
+
+export const address: Parse<Address> = (v, name) => (isAddress(v) ? v : fail(name, 'a base-58 public key (32 bytes)', v));
+
+export const signature: Parse<string> = (v, name) => {
+  if (typeof v === 'string' && v.length <= 88) {
+    const b = tryDecodeBase58(v);
+    if (b && b.length === 64) return v;
+  }
+  return fail(name, 'a base-58 signature (64 bytes)', v);
+};
+
+export const blockhash: Parse<string> = (v, name) => {
+  if (typeof v === 'string' && v.length <= 44) {
+    const b = tryDecodeBase58(v);
+    if (b && b.length === 32) return v;
+  }
+  return fail(name, 'a base-58 hash (32 bytes)', v);
+};
+
+export const u64: Parse<number> = (v, name) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : fail(name, 'a non-negative integer', v);
+
+export const bool: Parse<boolean> = (v, name) => (typeof v === 'boolean' ? v : fail(name, 'a boolean', v));
+
+export const string: Parse<string> = (v, name) => (typeof v === 'string' ? v : fail(name, 'a string', v));
+
+export const oneOf =
+  <const T extends string>(values: readonly T[]): Parse<T> =>
+  (v, name) =>
+    typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : fail(name, `one of ${values.join(', ')}`, v);
+
+export const arrayOf =
+  <T>(item: Parse<T>, max?: number): Parse<T[]> =>
+  (v, name) => {
+    if (!Array.isArray(v)) return fail(name, 'an array', v);
+    if (max !== undefined && v.length > max) throw invalidParams(`Too many inputs provided; max ${max}`);
+    return v.map((x, i) => item(x, `${name}[${i}]`));
+  };
+
+export const commitment: Parse<Commitment> = (v, name) => {
+  const c = typeof v === 'string' ? normalizeCommitment(v) : null;
+  return c ?? fail(name, 'a commitment (processed, confirmed, finalized, or recent, single, singleGossip, root, max)', v);
+};
+
+type Shape = Record<string, Parse<unknown>>;
+type ShapeOut<S extends Shape> = { [K in keyof S]?: S[K] extends Parse<infer T> ? T : never };
+
+/** A config object whose known fields are checked; unknown fields are ignored, as Solana's RPC does. */
+export const config =
+  <S extends Shape>(shape: S): Parse<ShapeOut<S>> =>
+  (v, name) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return fail(name, 'a configuration object', v);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(shape)) {
+      const x = (v as Record<string, unknown>)[key];
+      if (x !== undefined && x !== null) out[key] = shape[key]!(x, `${name}.${key}`);
+    }
+    return out as ShapeOut<S>;
+  };
+
+export const dataSlice: Parse<{ offset: number; length: number }> = (v, name) => {
+  const s = config({ offset: u64, length: u64 })(v, name);
+  if (s.offset === undefined || s.length === undefined) return fail(name, '{offset, length}', v);
+  return { offset: s.offset, length: s.length };
+};
+
+export const ACCOUNT_ENCODINGS = ['base58', 'base64', 'base64+zstd', 'jsonParsed', 'binary', 'json'] as const;
+export const TRANSACTION_ENCODINGS = ['json', 'jsonParsed', 'base58', 'base64', 'binary'] as const;
+
+/** {commitment, minContextSlot}: the config of methods that only read a bank. */
+export const commitmentConfig = config({ commitment, minContextSlot: u64 });

@@ -1,0 +1,9 @@
+/** The builtin programs this node runs, by program id. */
+import type { Program, ProgramRegistry } from '../program.ts';
+import { computeBudgetProgram } from './compute-budget.ts';
+import { memoProgram, memoV1Program } from './memo.ts';
+import { systemProgram } from './system.ts';
+
+const programs: Program[] = [systemProgram, computeBudgetProgram, memoProgram, memoV1Program];
+
+export const builtinPrograms: ProgramRegistry = new Map(programs.map((p) => [p.id, p]));

@@ -1,0 +1,109 @@
+/**
+ * The HTTP side of the node: JSON-RPC on POST, the health check on GET /health (and the spec's
+ * spelling, /heath), and CORS headers as Solana's RPC sends them so browsers and extensions can call it.
+ */
+import http from 'node:http';
+import type { Dispatcher } from '../rpc/dispatcher.ts';
+
+/** Agave's MAX_REQUEST_BODY_SIZE. */
+export const MAX_REQUEST_BODY_SIZE = 50 * 1024;
+
+export interface HttpHandlers {
+  dispatcher: Dispatcher<unknown>;
+  health(): 'ok' | 'behind' | 'unknown';
+  /** Serves GET requests other than the health check (the explorer); false when nothing matched. */
+  serveStatic?(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+}
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+  'access-control-max-age': '86400',
+};
+
+function send(res: http.ServerResponse, status: number, body: string, contentType = 'application/json'): void {
+  res.writeHead(status, { ...CORS_HEADERS, 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+export function createHttpServer(h: HttpHandlers): http.Server {
+  const server = http.createServer((req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...CORS_HEADERS, 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type' });
+      res.end();
+      return;
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/health' || path === '/heath') return send(res, 200, h.health(), 'text/plain; charset=utf-8');
+      if (h.serveStatic?.(req, res)) return;
+      return send(res, 404, 'Not found\n', 'text/plain; charset=utf-8');
+    }
+    if (req.method !== 'POST') return send(res, 405, 'Method not allowed\n', 'text/plain; charset=utf-8');
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_REQUEST_BODY_SIZE) {
+      req.resume();
+      return send(res, 413, rpcError(-32600, `Invalid request: body of ${declared} bytes is too large; max ${MAX_REQUEST_BODY_SIZE}`));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_REQUEST_BODY_SIZE) {
+        if (!tooLarge) send(res, 413, rpcError(-32600, `Invalid request: body is too large; max ${MAX_REQUEST_BODY_SIZE} bytes`));
+        tooLarge = true;
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (tooLarge) return;
+      const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      h.dispatcher.handleBody(body).then(
+        (answer) => {
+          if (answer === null) {
+            res.writeHead(204, CORS_HEADERS);
+            res.end();
+          } else send(res, 200, answer);
+        },
+        (e) => {
+          console.error('isthmus: request failed:', e);
+          send(res, 500, rpcError(-32603, 'Internal error'));
+        },
+      );
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+/** Listens, turning "address in use" into an error that names the port and the flag to change it. */
+export function listen(server: http.Server, port: number, host: string, flag: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (e.code === 'EADDRINUSE') reject(new PortInUseError(port, flag));
+      else reject(e);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export class PortInUseError extends Error {
+  constructor(
+    readonly port: number,
+    readonly flag: string,
+  ) {
+    super(`port ${port} is already in use; choose another with ${flag} <port>`);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Record layouts of the LMDB store. Records are msgpack tuples rather than objects: lmdb-js writes
+ * an object's field names into every value, which would triple the size of the one header an idle
+ * chain adds per slot.
+ */
+import { encodeBase58, tryDecodeBase58 } from '../common/base58.ts';
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
+import type { TransactionErrorValue } from '../runtime/errors.ts';
+import type { BlockHeader, Reward, RewardType, StoredTransaction, TransactionStatusMeta } from './store.ts';
+
+/** msgpack hands binary back as Buffer, whose slice() is a view: callers get plain Uint8Arrays. */
+export function plainBytes(b: Uint8Array): Uint8Array {
+  return b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** A 32-byte hash as raw bytes when its base-58 text round-trips exactly, else the text itself. */
+function packHash(hash: string): Uint8Array | string {
+  const bytes = tryDecodeBase58(hash);
+  return bytes && bytes.length === 32 && encodeBase58(bytes) === hash ? bytes : hash;
+}
+const unpackHash = (v: Uint8Array | string): string => (typeof v === 'string' ? v : encodeBase58(v));
+
+type RewardRecord = [Address, number, number, RewardType, number | null];
+/** parentSlot and blockHeight as distances below the slot (usually 1 and small: one byte each). */
+export type HeaderRecord = [number, Uint8Array | string, Uint8Array | string, number, number, number, RewardRecord[]?];
+export const HEADER_BLOCK_TIME = 3;
+
+export function encodeHeader(h: BlockHeader): HeaderRecord {
+  const rec: HeaderRecord = [
+    h.slot - h.parentSlot,
+    packHash(h.blockhash),
+    packHash(h.previousBlockhash),
+    h.blockTime,
+    h.slot - h.blockHeight,
+    h.transactionCount,
+  ];
+  if (h.rewards.length > 0) rec.push(h.rewards.map((r) => [r.pubkey, r.lamports, r.postBalance, r.rewardType, r.commission]));
+  return rec;
+}
+
+export function decodeHeader(slot: number, r: HeaderRecord): BlockHeader {
+  const rewards = (r[6] ?? []).map(
+    ([pubkey, lamports, postBalance, rewardType, commission]): Reward => ({ pubkey, lamports, postBalance, rewardType, commission }),
+  );
+  return {
+    slot,
+    parentSlot: slot - r[0],
+    blockhash: unpackHash(r[1]),
+    previousBlockhash: unpackHash(r[2]),
+    blockTime: r[3],
+    blockHeight: slot - r[4],
+    transactionCount: r[5],
+    rewards,
+  };
+}
+
+type MetaRecord = [
+  TransactionErrorValue | null,
+  number,
+  number[],
+  number[],
+  string[] | null,
+  number,
+  unknown[],
+  unknown[],
+  unknown[],
+  Address[],
+  Address[],
+];
+export type TxRecord = [string, Uint8Array, MetaRecord, Address[], string | null];
+export const TX_ACCOUNT_KEYS = 3;
+
+export function encodeTx(tx: StoredTransaction): TxRecord {
+  const m = tx.meta;
+  const meta: MetaRecord = [
+    m.err,
+    m.fee,
+    m.preBalances,
+    m.postBalances,
+    m.logMessages,
+    m.computeUnitsConsumed,
+    m.preTokenBalances,
+    m.postTokenBalances,
+    m.innerInstructions,
+    m.loadedAddresses.writable,
+    m.loadedAddresses.readonly,
+  ];
+  return [tx.signature, tx.wire, meta, tx.accountKeys, tx.memo];
+}
+
+export function decodeTx(r: TxRecord): StoredTransaction {
+  const [err, fee, preBalances, postBalances, logMessages, computeUnitsConsumed, preTokenBalances, postTokenBalances, innerInstructions, writable, readonly] = r[2];
+  const meta: TransactionStatusMeta = {
+    err,
+    fee,
+    preBalances,
+    postBalances,
+    logMessages,
+    computeUnitsConsumed,
+    preTokenBalances,
+    postTokenBalances,
+    innerInstructions,
+    loadedAddresses: { writable, readonly },
+  };
+  return { signature: r[0], wire: plainBytes(r[1]), meta, accountKeys: r[3], memo: r[4] };
+}
+
+/** sigs: signature → where it sits and how it ended. */
+export type SigRecord = [number, number, TransactionErrorValue | null];
+/** addr index: [address, slot, index] → what getSignaturesForAddress reports, minus the block time. */
+export type AddressRecord = [string, TransactionErrorValue | null, string | null];
+
+export type AccountRecord = [number, Uint8Array, Address, boolean, number];
+
+export const encodeAccount = (a: Account): AccountRecord => [a.lamports, a.data, a.owner, a.executable, a.rentEpoch];
+
+export function decodeAccount(r: AccountRecord): Account {
+  return { lamports: r[0], data: plainBytes(r[1]), owner: r[2], executable: r[3], rentEpoch: r[4] };
+}

@@ -1,0 +1,168 @@
+/**
+ * The store held in memory: the reference model of the Store semantics, and the backend of unit
+ * tests. Values are cloned on the way in and out, so callers see the isolation a real store gives.
+ */
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
+import type { TransactionErrorValue } from '../runtime/errors.ts';
+import type {
+  AddressSignature,
+  BlockHeader,
+  ChainMeta,
+  SignatureQuery,
+  SlotCommit,
+  Store,
+  StoredBlock,
+  TransactionLocation,
+} from './store.ts';
+import { comparePositions, distinctKeys, lowerBound, signatureScan, type Position } from './store-query.ts';
+
+interface AddressEntry {
+  slot: number;
+  index: number;
+  signature: string;
+  err: TransactionErrorValue | null;
+  memo: string | null;
+}
+
+const entryPosition = (e: AddressEntry): Position => [e.slot, e.index];
+const slotPosition = (slot: number): Position => [slot];
+const clone = structuredClone;
+
+export class MemoryStore implements Store {
+  private genesis: unknown = null;
+  private meta: ChainMeta | null = null;
+  private readonly accounts = new Map<Address, Account>();
+  private readonly blocks = new Map<number, StoredBlock>();
+  /** Slots of `blocks`, ascending. */
+  private readonly slots: number[] = [];
+  private readonly sigs = new Map<string, { slot: number; index: number; err: TransactionErrorValue | null }>();
+  /** Per address, entries ascending by (slot, index). */
+  private readonly byAddress = new Map<Address, AddressEntry[]>();
+  private readonly extras = new Map<string, unknown>();
+
+  async readGenesis(): Promise<unknown | null> {
+    return clone(this.genesis);
+  }
+
+  async writeGenesis(genesis: unknown): Promise<void> {
+    this.genesis = clone(genesis);
+  }
+
+  async readMeta(): Promise<ChainMeta | null> {
+    return clone(this.meta);
+  }
+
+  *loadAccounts(): Iterable<[Address, Account]> {
+    for (const [address, account] of [...this.accounts]) yield [address, clone(account)];
+  }
+
+  /** Everything is captured when called, so the caller may reuse the commit's objects at once. */
+  async commitSlot(commit: SlotCommit): Promise<void> {
+    const { block, accounts, meta, extras } = clone(commit);
+    const slot = block.slot;
+    const at = lowerBound(this.slots, [slot], slotPosition);
+    if (this.blocks.has(slot)) this.dropSlotRecords(slot);
+    else this.slots.splice(at, 0, slot);
+    this.blocks.set(slot, block);
+    block.transactions.forEach((tx, index) => {
+      this.sigs.set(tx.signature, { slot, index, err: tx.meta.err });
+      for (const address of distinctKeys(tx.accountKeys)) {
+        const entry: AddressEntry = { slot, index, signature: tx.signature, err: tx.meta.err, memo: tx.memo };
+        const list = this.byAddress.get(address) ?? [];
+        list.splice(lowerBound(list, [slot, index], entryPosition), 0, entry);
+        this.byAddress.set(address, list);
+      }
+    });
+    for (const [address, account] of accounts) {
+      if (account === null) this.accounts.delete(address);
+      else this.accounts.set(address, account);
+    }
+    this.meta = meta;
+    for (const { table, key, value } of extras ?? []) {
+      if (value === null) this.extras.delete(extraKey(table, key));
+      else this.extras.set(extraKey(table, key), value);
+    }
+  }
+
+  async getBlock(slot: number): Promise<StoredBlock | null> {
+    const block = this.blocks.get(slot);
+    return block ? clone(block) : null;
+  }
+
+  async getBlockHeader(slot: number): Promise<BlockHeader | null> {
+    const block = this.blocks.get(slot);
+    if (!block) return null;
+    const { transactions: _, ...header } = block;
+    return clone(header);
+  }
+
+  async getBlockSlots(start: number, end: number, limit: number): Promise<number[]> {
+    if (!(limit > 0) || end < start) return [];
+    const from = lowerBound(this.slots, [start], slotPosition);
+    const out: number[] = [];
+    for (let i = from; i < this.slots.length && out.length < limit && this.slots[i]! <= end; i++) out.push(this.slots[i]!);
+    return out;
+  }
+
+  async getTransaction(signature: string): Promise<TransactionLocation | null> {
+    const loc = this.sigs.get(signature);
+    const block = loc && this.blocks.get(loc.slot);
+    const tx = block?.transactions[loc!.index];
+    if (!block || !tx) return null;
+    return { slot: block.slot, index: loc!.index, blockTime: block.blockTime, transaction: clone(tx) };
+  }
+
+  async getSignatureLocation(signature: string) {
+    const loc = this.sigs.get(signature);
+    return loc ? clone(loc) : null;
+  }
+
+  async getSignaturesForAddress(address: Address, query: SignatureQuery): Promise<AddressSignature[]> {
+    const scan = signatureScan(query);
+    const list = this.byAddress.get(address);
+    if (!scan || !list) return [];
+    const out: AddressSignature[] = [];
+    for (let i = lowerBound(list, scan.upper, entryPosition) - 1; i >= 0 && out.length < scan.limit; i--) {
+      const e = list[i]!;
+      if (scan.lower && comparePositions(entryPosition(e), scan.lower) <= 0) break;
+      const blockTime = this.blocks.get(e.slot)?.blockTime ?? null;
+      out.push(clone({ signature: e.signature, slot: e.slot, index: e.index, err: e.err, memo: e.memo, blockTime }));
+    }
+    return out;
+  }
+
+  async getExtra(table: string, key: string | number): Promise<unknown | null> {
+    return clone(this.extras.get(extraKey(table, key)) ?? null);
+  }
+
+  async firstAvailableSlot(): Promise<number | null> {
+    return this.slots[0] ?? null;
+  }
+
+  async purgeSlotsBelow(slot: number): Promise<void> {
+    const doomed = this.slots.splice(0, lowerBound(this.slots, [slot], slotPosition));
+    for (const s of doomed) this.dropSlotRecords(s);
+  }
+
+  async close(): Promise<void> {}
+
+  /** Drops a slot's block and index entries (not its place in `slots`). */
+  private dropSlotRecords(slot: number): void {
+    const block = this.blocks.get(slot);
+    if (!block) return;
+    block.transactions.forEach((tx, index) => {
+      this.sigs.delete(tx.signature);
+      for (const address of distinctKeys(tx.accountKeys)) {
+        const list = this.byAddress.get(address);
+        const at = list ? lowerBound(list, [slot, index], entryPosition) : -1;
+        if (list && at < list.length && list[at]!.slot === slot && list[at]!.index === index) list.splice(at, 1);
+        if (list?.length === 0) this.byAddress.delete(address);
+      }
+    });
+    this.blocks.delete(slot);
+  }
+}
+
+// JSON keeps 5 and '5' apart, as LMDB's typed [table, key] keys do.
+const extraKey = (table: string, key: string | number): string => JSON.stringify([table, key]);

@@ -1,0 +1,111 @@
+/** Deterministic ledger records for the store tests and the crash writer. */
+import { encodeBase58 } from '../../node-core/common/base58.ts';
+import type { Address } from '../../node-core/common/pubkey.ts';
+import type { TransactionErrorValue } from '../../node-core/runtime/errors.ts';
+import type { ChainMeta, SlotCommit, StoredTransaction } from '../../node-core/store/store.ts';
+
+function bytesFrom(length: number, ...seed: number[]): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = 0x9e3779b9;
+  for (const s of seed) x = Math.imul(x ^ (s + 0x7f4a7c15), 0x85ebca6b) >>> 0;
+  for (let i = 0; i < length; i++) {
+    x = Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) >>> 0;
+    x = (x + i + 1) >>> 0;
+    out[i] = x & 0xff;
+  }
+  out[0] = out[0]! | 1; // no leading zero byte: keeps every text the same length class
+  return out;
+}
+
+export const address = (n: number): Address => encodeBase58(bytesFrom(32, 1, n));
+export const hash = (n: number): string => encodeBase58(bytesFrom(32, 2, n));
+export const signature = (slot: number, index: number): string => encodeBase58(bytesFrom(64, 3, slot, index));
+
+export function transaction(
+  slot: number,
+  index: number,
+  accountKeys: Address[],
+  opts: { err?: TransactionErrorValue | null; memo?: string | null } = {},
+): StoredTransaction {
+  return {
+    signature: signature(slot, index),
+    wire: bytesFrom(120 + index, 4, slot, index),
+    meta: {
+      err: opts.err ?? null,
+      fee: 5000,
+      preBalances: accountKeys.map((_, i) => 1_000_000 * (i + 1)),
+      postBalances: accountKeys.map((_, i) => 1_000_000 * (i + 1) - (i === 0 ? 5000 : 0)),
+      logMessages: [`Program log: slot ${slot} tx ${index}`],
+      computeUnitsConsumed: 150,
+      preTokenBalances: [],
+      postTokenBalances: [],
+      innerInstructions: [],
+      loadedAddresses: { writable: [], readonly: [] },
+    },
+    accountKeys,
+    memo: opts.memo ?? null,
+  };
+}
+
+export function chainMeta(slot: number, transactionCount = 0): ChainMeta {
+  return {
+    slot,
+    blockhash: hash(slot),
+    blockTime: 1_700_000_000 + Math.floor(slot / 2),
+    transactionCount,
+    lamportsPerSignature: 5000,
+    totalSupply: 500_000_000 * 1e9,
+    burned: 0,
+    extensions: { evm: { block: slot } },
+  };
+}
+
+export function slotCommit(slot: number, transactions: StoredTransaction[] = [], rest: Partial<Omit<SlotCommit, 'block'>> = {}): SlotCommit {
+  const meta = rest.meta ?? chainMeta(slot);
+  return {
+    block: {
+      slot,
+      parentSlot: slot - 1,
+      blockhash: hash(slot),
+      previousBlockhash: hash(slot - 1),
+      blockTime: meta.blockTime,
+      blockHeight: slot,
+      transactionCount: transactions.length,
+      rewards: [],
+      transactions,
+    },
+    accounts: rest.accounts ?? [],
+    meta,
+    extras: rest.extras,
+  };
+}
+
+// ---- the crash writer's ledger: every slot is a pure function of its number ----
+
+export const CRASH_ADDRESSES = [0, 1, 2, 3, 4].map((n) => address(100 + n));
+export const CRASH_COUNTER = address(200);
+export const CRASH_BIG = address(201);
+export const CRASH_BIG_SIZE = 256 * 1024;
+export const crashTxCount = (slot: number): number => slot % 4;
+export const crashTxKeys = (slot: number, index: number): Address[] => [
+  CRASH_ADDRESSES[index % 5]!,
+  CRASH_ADDRESSES[(slot + index) % 5]!,
+  CRASH_ADDRESSES[index % 5]!, // a repeated key: still one index entry
+];
+
+export function crashCommit(slot: number): SlotCommit {
+  const txs = Array.from({ length: crashTxCount(slot) }, (_, i) =>
+    transaction(slot, i, crashTxKeys(slot, i), { memo: i % 2 ? `[4] s${slot}` : null }),
+  );
+  return slotCommit(slot, txs, {
+    meta: chainMeta(slot),
+    accounts: [
+      [CRASH_COUNTER, { lamports: slot, data: new Uint8Array(8), owner: address(0), executable: false, rentEpoch: 0 }],
+      [CRASH_BIG, { lamports: 1, data: new Uint8Array(CRASH_BIG_SIZE).fill(slot & 0xff), owner: address(0), executable: false, rentEpoch: 0 }],
+    ],
+    extras: [
+      { table: 'crash', key: slot, value: { slot } },
+      { table: 'crash', key: slot - 40, value: null },
+    ],
+  });
+}
