@@ -1,6 +1,7 @@
 /** The `isthmus` command: parses the command line, starts the node, prints where to reach it. */
 import { LAMPORTS_PER_SOL } from '../ledger/genesis.ts';
 import { PortInUseError } from '../server/http.ts';
+import { LedgerLockedError } from '../ledger/ledger-lock.ts';
 import { LedgerError, startNode, type RunningNode } from '../server/start.ts';
 import type { NodeOptions } from '../server/options.ts';
 import { parseCommandLine } from './args.ts';
@@ -43,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     node = await startNode(options);
   } catch (e) {
-    if (e instanceof PortInUseError || e instanceof LedgerError) {
+    if (e instanceof PortInUseError || e instanceof LedgerError || e instanceof LedgerLockedError) {
       process.stderr.write(`error: ${e.message}\n`);
       return 1;
     }

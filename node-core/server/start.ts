@@ -11,6 +11,7 @@ import { Chain, blockhashOf, type SignatureStatus } from '../ledger/chain.ts';
 import { createGenesis, genesisHashOf, ledgerFiles, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { MAX_RECENT_BLOCKHASHES } from '../ledger/blockhash-queue.ts';
+import { lockLedger } from '../ledger/ledger-lock.ts';
 import type { AccountsDb } from '../ledger/bank.ts';
 import { builtinPrograms } from '../runtime/programs/index.ts';
 import { initEncodings } from '../rpc/encoding/account.ts';
@@ -53,6 +54,7 @@ function prepareLedgerDir(ledger: string, reset: boolean): void {
     if (entries.length > 0 && !fs.existsSync(files.marker)) {
       throw new LedgerError(`refusing to --reset ${ledger}: it is not an Isthmus ledger (no ${ledgerFiles('').marker.slice(1)})`);
     }
+    lockLedger(ledger)(); // refuses while another node runs on it
     fs.rmSync(ledger, { recursive: true, force: true });
   }
   fs.mkdirSync(ledger, { recursive: true });
@@ -102,7 +104,14 @@ async function recentHistory(store: Store, meta: ChainMeta): Promise<{ headers: 
 export async function startNode(options: NodeOptions): Promise<RunningNode> {
   prepareLedgerDir(options.ledger, options.reset);
   const files = ledgerFiles(options.ledger);
-  const store = await openLmdbStore(files.store);
+  const unlock = lockLedger(options.ledger);
+  let store: Store;
+  try {
+    store = await openLmdbStore(files.store);
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   try {
     await initEncodings();
     let genesisRecord = (await store.readGenesis()) as { config: GenesisConfig; hash: string } | null;
@@ -179,6 +188,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
         await closeHttp(httpServer);
         await chain.stop();
         await store.close();
+        unlock();
       })());
     return {
       chain,
@@ -195,6 +205,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     };
   } catch (e) {
     await store.close();
+    unlock();
     throw e;
   }
 }

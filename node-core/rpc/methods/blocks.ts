@@ -34,7 +34,8 @@ function historyCommitment(c: Commitment | undefined): Commitment {
 /** The encoding argument may be a bare string (1.5 form) or a config object. */
 function encodingOrConfig<S extends Record<string, Parse<unknown>>>(shape: S) {
   const parseConfig = config({ ...shape, encoding: oneOf(TRANSACTION_ENCODINGS), commitment, maxSupportedTransactionVersion: u64 });
-  return (v: unknown, name: string) => (typeof v === 'string' ? { encoding: oneOf(TRANSACTION_ENCODINGS)(v, name) } : parseConfig(v, name));
+  // A bare string is the encoding itself, so a bad one is reported as `encoding`.
+  return (v: unknown, name: string) => (typeof v === 'string' ? { encoding: oneOf(TRANSACTION_ENCODINGS)(v, 'encoding') } : parseConfig(v, name));
 }
 
 const blockConfig = encodingOrConfig({

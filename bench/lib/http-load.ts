@@ -1,0 +1,54 @@
+/** Sends JSON-RPC bodies over keep-alive HTTP with a fixed number of requests in flight. */
+import http from 'node:http';
+
+export interface LoadResult {
+  seconds: number;
+  ok: number;
+  errors: number;
+  /** First JSON-RPC error seen, for the report. */
+  firstError?: string;
+}
+
+export async function postConcurrently(url: string, bodies: string[], concurrency: number): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  let next = 0;
+  let ok = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const post = (body: string) =>
+    new Promise<string>((resolve, reject) => {
+      const req = http.request(
+        { host: target.hostname, port: target.port, path: '/', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString()));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const worker = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++]!;
+      const answer = await post(body);
+      if (answer.includes('"error"')) {
+        errors++;
+        firstError ??= answer;
+      } else ok++;
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - start) / 1000;
+  agent.destroy();
+  return { seconds, ok, errors, firstError };
+}
+
+export async function rpcCall(url: string, method: string, params: unknown[] = []): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}

@@ -1,0 +1,55 @@
+/** Runs the real `isthmus start` command in a child process, as a user would, for benchmarks. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { readKeypairFile, type Keypair } from '../../node-core/keys/keypair.ts';
+
+export interface NodeProcess {
+  rpcUrl: string;
+  ledger: string;
+  faucet: Keypair;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startNodeProcess(extraArgs: string[] = []): Promise<NodeProcess> {
+  const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-'));
+  const port = await freePort();
+  const bin = path.join(import.meta.dirname, '../../bin/isthmus.js');
+  const child = spawn(process.execPath, [bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(await freePort()), ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Press Ctrl-C')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`isthmus exited with code ${code} before it was ready`)));
+  });
+  return {
+    rpcUrl: `http://127.0.0.1:${port}`,
+    ledger,
+    faucet: readKeypairFile(path.join(ledger, 'faucet-keypair.json')),
+    child,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      await exited;
+      fs.rmSync(ledger, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * bench/native-transfers: pre-signed System transfers sent over HTTP (sendTransaction, base64, with
+ * preflight) at 32 requests in flight to a real `isthmus start` process; transfers per second until
+ * every one is processed. Peers from the same run: LiteSVM (the same transfers executed in-process,
+ * no RPC) and Ganache (pre-signed ETH transfers over HTTP, instamine), each as a ratio.
+ *
+ *   npm run bench:native-transfers [-- --count N --concurrency C]
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateKeypair } from '../node-core/keys/keypair.ts';
+import { freePort, startNodeProcess } from './lib/node-process.ts';
+import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { presignTransfers } from './lib/transfers.ts';
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, 'peer-count': { type: 'string', default: '2000' } } });
+const COUNT = Number(values.count);
+const CONCURRENCY = Number(values.concurrency);
+const PEER_COUNT = Number(values['peer-count']);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function benchIsthmus(): Promise<number> {
+  const node = await startNodeProcess();
+  try {
+    const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
+    const wires = presignTransfers(node.faucet, value.blockhash, COUNT);
+    const bodies = wires.map((w, i) =>
+      JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }),
+    );
+    const base: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
+    const start = performance.now();
+    const load = await postConcurrently(node.rpcUrl, bodies, CONCURRENCY);
+    if (load.errors) console.log(`  isthmus: ${load.errors} sends failed, first: ${load.firstError}`);
+    for (;;) {
+      const n: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
+      if (n - base >= load.ok) break;
+      await sleep(5);
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const rate = load.ok / seconds;
+    console.log(`  isthmus: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${rate.toFixed(0)} transfers/s`);
+    return rate;
+  } finally {
+    await node.stop();
+  }
+}
+
+async function benchLiteSvm(): Promise<number> {
+  const { LiteSVM } = await import('litesvm');
+  const { getTransactionDecoder } = await import('@solana/kit');
+  const svm = new LiteSVM();
+  const payer = generateKeypair();
+  // LiteSVM's faucet holds less than a quadrillion lamports; a thousand SOL covers every transfer.
+  svm.airdrop(payer.address as never, 1_000_000_000_000n as never);
+  const wires = presignTransfers(payer, svm.latestBlockhash(), COUNT);
+  const decoder = getTransactionDecoder();
+  const txs = wires.map((w) => decoder.decode(w));
+  const start = performance.now();
+  let failed = 0;
+  for (const tx of txs) {
+    const r = svm.sendTransaction(tx as never);
+    if (r.constructor.name === 'FailedTransactionMetadata') failed++;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const rate = txs.length / seconds;
+  console.log(`  litesvm (in-process, no RPC): ${txs.length} transfers in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} transfers/s${failed ? ` (${failed} failed)` : ''}`);
+  return rate;
+}
+
+async function benchGanache(): Promise<number> {
+  const { Wallet, Mnemonic, HDNodeWallet } = await import('ethers');
+  const port = await freePort();
+  const mnemonic = 'test test test test test test test test test test test junk';
+  const cli = path.join(import.meta.dirname, '../node_modules/ganache/dist/node/cli.js');
+  const child = spawn(process.execPath, [cli, '--port', String(port), '--wallet.mnemonic', mnemonic, '--logging.quiet', '--chain.chainId', '1337'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await rpcCall(url, 'eth_blockNumber');
+        break;
+      } catch {
+        if (i > 200) throw new Error('ganache did not start');
+        await sleep(100);
+      }
+    }
+    const sender = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(mnemonic), "m/44'/60'/0'/0/0");
+    const wallet = new Wallet(sender.privateKey);
+    const raws: string[] = [];
+    for (let nonce = 0; nonce < PEER_COUNT; nonce++) {
+      raws.push(await wallet.signTransaction({ to: Wallet.createRandom().address, value: 1n, nonce, gasLimit: 21000n, gasPrice: 2_000_000_000n, chainId: 1337n, type: 0 }));
+    }
+    const bodies = raws.map((r, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [r] }));
+    const start = performance.now();
+    const load = await postConcurrently(url, bodies, CONCURRENCY);
+    for (;;) {
+      const n = Number(await rpcCall(url, 'eth_getTransactionCount', [wallet.address, 'latest']));
+      if (n >= load.ok) break;
+      await sleep(5);
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const rate = load.ok / seconds;
+    console.log(`  ganache (ETH transfers over HTTP): ${load.ok} transfers in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} transfers/s`);
+    return rate;
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+console.log(`native-transfers: ${COUNT} pre-signed transfers, ${CONCURRENCY} requests in flight`);
+const ours = await benchIsthmus();
+const lite = await benchLiteSvm();
+const ganache = await benchGanache();
+console.log('');
+console.log(`isthmus            ${ours.toFixed(0)} transfers/s (goal: at least 3,000)`);
+console.log(`vs litesvm         ${(ours / lite).toFixed(2)}x (litesvm ${lite.toFixed(0)}/s in-process)`);
+console.log(`vs ganache         ${(ours / ganache).toFixed(2)}x (ganache ${ganache.toFixed(0)}/s over HTTP)`);

@@ -1,0 +1,90 @@
+/**
+ * accountNotification and programNotification. Processed subscriptions hear each transaction's
+ * writes; confirmed and finalized ones hear a slot's final changes once the slot reaches that level.
+ */
+import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
+import type { Bank } from '../ledger/bank.ts';
+import type { Account } from '../runtime/account.ts';
+import { encodeAccount, type UiAccount } from '../rpc/encoding/account.ts';
+import { RpcEncodingError } from '../rpc/encoding/errors.ts';
+import { matchesFilters } from '../rpc/filters.ts';
+import { deliver, SharedResults, withSlot } from './notify.ts';
+import type { SlotMemo } from './slot-memo.ts';
+import type { AccountSub, Level, ProgramSub } from './subscriptions.ts';
+
+/** What accountSubscribe reports for an account that no longer exists (Agave: the default account). */
+const CLOSED_ACCOUNT: Account = { lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 };
+
+/** Agave's text in place of base-58 data over 128 bytes (PubSub cannot refuse at subscribe time). */
+const BS58_TOO_LARGE = 'error: data too large for bs58 encoding';
+
+export function encodeForNotification(address: Address, account: Account, sub: AccountSub | ProgramSub): UiAccount {
+  try {
+    return encodeAccount(address, account, { encoding: sub.encoding, dataSlice: sub.dataSlice });
+  } catch (e) {
+    if (!(e instanceof RpcEncodingError)) throw e;
+    const data = sub.encoding === 'base58' ? ([BS58_TOO_LARGE, 'base58'] as [string, 'base58']) : BS58_TOO_LARGE;
+    return { lamports: account.lamports, data, owner: account.owner, executable: account.executable, rentEpoch: account.rentEpoch, space: account.data.length };
+  }
+}
+
+function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number): void {
+  const value = account ?? CLOSED_ACCOUNT;
+  const results = new SharedResults();
+  for (const sub of subs) {
+    const text = results.get(sub.encodingKey, () => withSlot(slot, JSON.stringify(encodeForNotification(address, value, sub))));
+    deliver(sub, text!);
+  }
+}
+
+function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account, slot: number): void {
+  const results = new SharedResults();
+  for (const sub of subs) {
+    if (sub.filters.length && !matchesFilters(account, sub.filters)) continue;
+    const text = results.get(sub.encodingKey, () =>
+      withSlot(slot, JSON.stringify({ pubkey: address, account: encodeForNotification(address, account, sub) })),
+    );
+    deliver(sub, text!);
+  }
+}
+
+export class AccountNotifier {
+  constructor(private readonly memo: SlotMemo) {}
+
+  /** Processed level: the accounts one transaction wrote. */
+  onTransaction(level: Level, slot: number, writes: ReadonlyArray<[Address, Account]>): void {
+    if (level.accounts.size === 0 && level.programs.size === 0) return;
+    for (const [address, account] of writes) {
+      const accountSubs = level.accounts.get(address);
+      if (accountSubs) notifyAccount(accountSubs, address, account.lamports === 0 ? null : account, slot);
+      const programSubs = level.programs.get(account.owner);
+      if (programSubs) notifyProgram(programSubs, address, account, slot);
+    }
+  }
+
+  /** Confirmed or finalized level: a slot's final changes, context = that slot. */
+  onBank(level: Level, bank: Bank): void {
+    const changes = bank.changes;
+    if (level.accounts.size) {
+      if (level.accounts.size < changes.size) {
+        for (const [address, subs] of level.accounts) {
+          const account = changes.get(address);
+          if (account !== undefined) notifyAccount(subs, address, account, bank.slot);
+        }
+      } else {
+        for (const [address, account] of changes) {
+          const subs = level.accounts.get(address);
+          if (subs) notifyAccount(subs, address, account, bank.slot);
+        }
+      }
+    }
+    if (level.programs.size) {
+      for (const [address, changed] of changes) {
+        const account = changed ?? this.memo.closedAccount(bank.slot, address);
+        if (!account) continue;
+        const subs = level.programs.get(account.owner);
+        if (subs) notifyProgram(subs, address, account, bank.slot);
+      }
+    }
+  }
+}

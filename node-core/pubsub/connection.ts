@@ -1,0 +1,137 @@
+/**
+ * One WebSocket client: its JSON-RPC requests, its subscriptions, and a bounded send queue.
+ * Messages go straight to the socket while it keeps up (`bufferedAmount` under the high-water
+ * mark); past it they wait in the queue, and a queue past its bound (messages or bytes) means a
+ * reader too slow to follow the chain: the connection is dropped with a logged reason rather
+ * than letting it hold memory or slow anyone else.
+ */
+import type { WebSocket } from 'ws';
+import { Dispatcher } from '../rpc/dispatcher.ts';
+import { pubsubMethods, type PubsubContext } from './methods.ts';
+import type { Notifier } from './notifier.ts';
+import type { Registry, Subscriber } from './subscriptions.ts';
+
+export interface SendLimits {
+  /** Bytes the socket may hold unsent before messages wait in our queue. */
+  highWaterBytes: number;
+  /** Queue bounds past which the client is disconnected. */
+  maxQueuedMessages: number;
+  maxQueuedBytes: number;
+}
+
+export interface ConnectionDeps {
+  registry: Registry;
+  notifier: Notifier;
+  enableVoteSubscription: boolean;
+  limits: SendLimits;
+  log(line: string): void;
+  onSlowReader(): void;
+}
+
+export class Connection implements Subscriber {
+  readonly subscriptions = new Set<number>();
+  /** Set by any sign of life (pong or message); the heartbeat clears it. */
+  alive = true;
+  private closed = false;
+  private queue: string[] = [];
+  private head = 0;
+  private queuedBytes = 0;
+  private readonly ctx: PubsubContext;
+  private readonly dispatcher: Dispatcher<PubsubContext>;
+
+  constructor(
+    private readonly ws: WebSocket,
+    readonly remote: string,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.ctx = { conn: this, registry: deps.registry, notifier: deps.notifier, enableVoteSubscription: deps.enableVoteSubscription, afterResponse: [] };
+    this.dispatcher = new Dispatcher(pubsubMethods, this.ctx);
+    ws.on('message', (data) => {
+      this.alive = true;
+      // Text or binary frames alike carry UTF-8 JSON (binaryType is nodebuffer: one Buffer).
+      this.handle(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8'));
+    });
+    ws.on('pong', () => {
+      this.alive = true;
+    });
+    ws.on('close', () => this.dispose());
+    ws.on('error', () => this.dispose());
+  }
+
+  private handle(text: string): void {
+    const after = (this.ctx.afterResponse = []);
+    this.dispatcher.handleBody(text).then(
+      (answer) => {
+        if (answer !== null) this.send(answer);
+        for (const fn of after) fn();
+      },
+      (e) => this.deps.log(`isthmus: pubsub: request from ${this.remote} failed: ${String(e)}`),
+    );
+  }
+
+  ping(): void {
+    if (!this.closed) this.ws.ping();
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  send(json: string): void {
+    if (this.closed) return;
+    if (this.head === this.queue.length && this.ws.bufferedAmount < this.deps.limits.highWaterBytes) {
+      this.ws.send(json, this.onWritten);
+      return;
+    }
+    this.queue.push(json);
+    this.queuedBytes += json.length;
+    const { maxQueuedMessages, maxQueuedBytes } = this.deps.limits;
+    const queued = this.queue.length - this.head;
+    if (queued > maxQueuedMessages || this.queuedBytes > maxQueuedBytes) {
+      this.drop(
+        `slow reader: ${queued} notifications (${this.queuedBytes} bytes) waiting behind ${this.ws.bufferedAmount} unsent bytes ` +
+          `(bounds: ${maxQueuedMessages} notifications, ${maxQueuedBytes} bytes)`,
+      );
+      this.deps.onSlowReader();
+    }
+  }
+
+  /** Called as each message leaves for the socket: room for more of the queue. */
+  private readonly onWritten = (err?: Error): void => {
+    if (err || this.head === this.queue.length) return;
+    const high = this.deps.limits.highWaterBytes;
+    while (this.head < this.queue.length && this.ws.bufferedAmount < high) {
+      const json = this.queue[this.head]!;
+      this.queue[this.head++] = '';
+      this.queuedBytes -= json.length;
+      this.ws.send(json, this.onWritten);
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  };
+
+  /** Closes the connection at once, logging why. */
+  drop(reason: string): void {
+    if (this.closed) return;
+    this.deps.log(`isthmus: pubsub: disconnecting ${this.remote}: ${reason}`);
+    this.closed = true;
+    this.queue = [];
+    this.head = 0;
+    this.queuedBytes = 0;
+    this.ws.terminate();
+    this.dispose();
+  }
+
+  /** Frees everything of the connection. */
+  dispose(): void {
+    this.closed = true;
+    this.queue = [];
+    this.head = 0;
+    this.deps.registry.removeAll(this);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Notification texts. A `result` is serialized once and spliced into each subscriber's message, so
+ * many subscriptions sharing an event (and an encoding) cost one JSON.stringify.
+ */
+import type { Subscription } from './subscriptions.ts';
+
+const METHODS: Readonly<Record<Subscription['kind'], string>> = {
+  account: 'accountNotification',
+  program: 'programNotification',
+  logs: 'logsNotification',
+  signature: 'signatureNotification',
+  block: 'blockNotification',
+  slot: 'slotNotification',
+  root: 'rootNotification',
+  slotsUpdates: 'slotsUpdatesNotification',
+  vote: 'voteNotification',
+};
+
+export const notificationMethod = (kind: Subscription['kind']): string => METHODS[kind];
+
+/** Sends `{"jsonrpc":"2.0","method":…,"params":{"result":<resultJson>,"subscription":id}}`. */
+export function deliver(sub: Subscription, resultJson: string): void {
+  sub.conn.send(`{"jsonrpc":"2.0","method":"${METHODS[sub.kind]}","params":{"result":${resultJson},"subscription":${sub.id}}}`);
+}
+
+/** `{"context":{"slot":…},"value":…}`, the shape of every notification that carries a context. */
+export const withSlot = (slot: number, valueJson: string): string => `{"context":{"slot":${slot}},"value":${valueJson}}`;
+
+/** Result texts of one event, made at most once per key (a subscription's encoding settings). */
+export class SharedResults {
+  private readonly cache = new Map<string, string | null>();
+
+  /** `make` returns the result text, or null when this key yields no notification. */
+  get(key: string, make: () => string | null): string | null {
+    let text = this.cache.get(key);
+    if (text === undefined) {
+      text = make();
+      this.cache.set(key, text);
+    }
+    return text;
+  }
+}

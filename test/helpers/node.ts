@@ -1,0 +1,58 @@
+/** Starts a real node on free ports with a temp ledger, for integration tests. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startNode, type RunningNode } from '../../node-core/server/start.ts';
+import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/server/options.ts';
+
+export interface TestNode extends RunningNode {
+  ledger: string;
+  /** Stops the node and deletes its ledger. */
+  stop(): Promise<void>;
+}
+
+export function tempLedger(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-test-'));
+}
+
+export async function startTestNode(overrides: Partial<NodeOptions> = {}): Promise<TestNode> {
+  const ledger = overrides.ledger ?? tempLedger();
+  const node = await startNode({
+    ...DEFAULT_OPTIONS,
+    rpcPort: 0,
+    ledger,
+    quiet: true,
+    slotMs: 50,
+    rootDepth: 4,
+    ...overrides,
+  });
+  return {
+    ...node,
+    ledger,
+    async stop() {
+      await node.close();
+      if (!overrides.ledger) fs.rmSync(ledger, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Posts one JSON-RPC request and returns the whole response object. */
+export async function rpc(url: string, method: string, params?: unknown, id: unknown = 1): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }),
+  });
+  return res.json();
+}
+
+/** Waits until `check` returns a truthy value, polling every `everyMs`. */
+export async function waitFor<T>(check: () => T | Promise<T>, { timeoutMs = 10_000, everyMs = 25, what = 'condition' } = {}): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
