@@ -29,6 +29,17 @@ function banner(node: RunningNode, options: NodeOptions): string {
   return lines.join('\n');
 }
 
+/** Genesis is made once per ledger: flags that only shape a new genesis are ignored on an existing one. */
+function ignoredGenesisFlags(node: RunningNode, options: NodeOptions): string[] {
+  if (node.createdLedger) return [];
+  const out: string[] = [];
+  if (options.mnemonic && options.mnemonic !== node.keys.mnemonic) out.push('--mnemonic ignored: the ledger already exists (use --reset for a new genesis)');
+  if (options.slotsPerEpoch !== node.genesis.epochSchedule.slotsPerEpoch) {
+    out.push(`--slots-per-epoch ignored: the ledger already exists with ${node.genesis.epochSchedule.slotsPerEpoch} (use --reset for a new genesis)`);
+  }
+  return out;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const cmd = parseCommandLine(argv);
   if (cmd.command === 'help') {
@@ -50,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+  for (const warning of ignoredGenesisFlags(node, options)) process.stderr.write(`warning: ${warning}\n`);
   if (!options.quiet) process.stdout.write(banner(node, options) + '\n');
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -58,7 +70,11 @@ export async function main(argv: string[]): Promise<number> {
       stopping = true;
       if (!options.quiet) process.stdout.write(`\n${signal}: stopping, flushing the ledger...\n`);
       node.close().then(
-        () => resolve(0),
+        () => {
+          // Every sealed slot is committed by now: name the last one, so a restart can be checked against it.
+          if (!options.quiet) process.stdout.write(`Stopped at slot ${node.chain.confirmedSlot}; every slot up to it is in the ledger.\n`);
+          resolve(0);
+        },
         (e) => {
           console.error('isthmus: error while stopping:', e);
           resolve(1);

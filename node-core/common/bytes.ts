@@ -12,7 +12,9 @@ export class ByteReader {
     return this.bytes.length - this.offset;
   }
   private need(n: number): void {
-    if (this.offset + n > this.bytes.length) throw new DecodeError('index out of bounds');
+    if (this.offset + n > this.bytes.length) {
+      throw new DecodeError(`unexpected end of data: ${n} byte${n === 1 ? '' : 's'} needed at offset ${this.offset}, ${this.remaining} left`);
+    }
   }
   u8(): number {
     this.need(1);
@@ -65,7 +67,7 @@ export class ByteReader {
   /** bincode Vec<u8>/String: u64 length then the bytes. */
   bincodeBytes(): Uint8Array {
     const len = this.u64();
-    if (len > BigInt(this.remaining)) throw new DecodeError('index out of bounds');
+    if (len > BigInt(this.remaining)) throw new DecodeError(`unexpected end of data: ${len} bytes needed at offset ${this.offset}, ${this.remaining} left`);
     return this.bytesN(Number(len));
   }
 }

@@ -184,9 +184,12 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** Stops the clock and waits until every sealed slot is in the store. */
   async stop(): Promise<void> {
+    if (this.stopped) return this.commits;
     this.stopped = true;
     if (this.slotTimer) clearTimeout(this.slotTimer);
     if (this.sampleTimer) clearInterval(this.sampleTimer);
+    // Transactions already processed are kept: the working bank becomes the last block.
+    if (this.working.transactions.length > 0 || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
@@ -355,8 +358,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
   /** Executes into the working bank; throws TransactionError when it cannot enter the block. */
   processTransaction(tx: Transaction): ExecutedTransaction {
     const bank = this.working;
-    if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
+    // Agave checks the blockhash's age before the status cache: an expired duplicate is BlockhashNotFound.
     const env = this.executionEnv(bank, tx, false);
+    if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
     const result = executeTransaction(tx, env);
     for (const [k, a] of result.writes) bank.set(k, a);
     const index = bank.transactions.length;
@@ -390,8 +394,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
   /** Runs a transaction on the bank at `commitment` without keeping anything. */
   simulate(tx: Transaction, commitment: Commitment): ExecutedTransaction {
     const bank = this.bankAt(commitment);
+    const env = this.executionEnv(bank, tx, true);
     if (this.statusCache.has(tx.id) || this.queued.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-    return executeTransaction(tx, this.executionEnv(bank, tx, true));
+    return executeTransaction(tx, env);
   }
 
   private executionEnv(bank: Bank, tx: Transaction, simulation: boolean): ExecutionEnv {

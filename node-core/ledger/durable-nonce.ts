@@ -1,11 +1,12 @@
 /**
  * A transaction whose blockhash is not recent may still be valid: when its first instruction is
- * AdvanceNonceAccount and that nonce account holds the transaction's blockhash as its nonce.
+ * AdvanceNonceAccount on a writable nonce account that holds the transaction's blockhash as its
+ * nonce, and the nonce's authority signs that instruction (Agave's check_load_and_advance_message_nonce_account).
  */
 import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
 import { decodeNonceState } from '../runtime/programs/nonce-account.ts';
-import type { Transaction } from '../runtime/wire.ts';
+import { isSignerIndex, isWritableIndex, type Transaction } from '../runtime/wire.ts';
 
 const ADVANCE_NONCE_ACCOUNT = 4;
 
@@ -13,11 +14,16 @@ export function durableNonceOf(tx: Transaction, read: (a: Address) => Account | 
   const m = tx.message;
   const ix = m.instructions[0];
   if (!ix || m.accountKeys[ix.programIdIndex] !== SYSTEM_PROGRAM_ID) return null;
-  if (ix.data.length !== 4 || new DataView(ix.data.buffer, ix.data.byteOffset).getUint32(0, true) !== ADVANCE_NONCE_ACCOUNT) return null;
-  const nonceKey = m.accountKeys[ix.accounts[0] ?? -1];
+  // bincode's limited_deserialize: the u32 tag, bytes after it allowed.
+  if (ix.data.length < 4 || new DataView(ix.data.buffer, ix.data.byteOffset).getUint32(0, true) !== ADVANCE_NONCE_ACCOUNT) return null;
+  const nonceIndex = ix.accounts[0];
+  if (nonceIndex === undefined || !isWritableIndex(m, nonceIndex)) return null;
+  const nonceKey = m.accountKeys[nonceIndex];
   if (!nonceKey) return null;
   const account = read(nonceKey);
   if (!account || account.owner !== SYSTEM_PROGRAM_ID) return null;
   const state = decodeNonceState(account.data);
-  return state?.state === 'initialized' && state.data.blockhash === m.recentBlockhash ? nonceKey : null;
+  if (state?.state !== 'initialized' || state.data.blockhash !== m.recentBlockhash) return null;
+  const authority = state.data.authority;
+  return ix.accounts.some((i) => isSignerIndex(m, i) && m.accountKeys[i] === authority) ? nonceKey : null;
 }

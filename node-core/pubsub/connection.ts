@@ -59,7 +59,9 @@ export class Connection implements Subscriber {
   }
 
   private handle(text: string): void {
-    const after = (this.ctx.afterResponse = []);
+    // Handlers run synchronously inside handleBody, so this message's follow-ups land here.
+    const after: Array<() => void> = [];
+    this.ctx.afterResponse = after;
     this.dispatcher.handleBody(text).then(
       (answer) => {
         if (answer !== null) this.send(answer);

@@ -28,6 +28,8 @@ export const DEFAULT_PUBSUB_LIMITS: PubsubLimits = {
   maxActiveSubscriptions: 1_000_000,
 };
 
+const CLOSE_GRACE_MS = 500;
+
 export interface PubsubOptions {
   chain: Chain;
   port: number;
@@ -102,13 +104,20 @@ export async function startPubsubServer(o: PubsubOptions): Promise<PubsubServer>
       return slowReaderDisconnects;
     },
     close: () =>
-      (closing ??= new Promise<void>((resolve) => {
+      (closing ??= (async () => {
         clearInterval(heartbeat);
         notifier.detach();
+        // "Going away" first, so clients know; whoever has not closed after a moment is cut off.
+        const open = [...wss.clients];
+        const closed = Promise.all(open.map((ws) => new Promise<void>((r) => (ws.readyState === ws.CLOSED ? r() : ws.once('close', () => r())))));
+        for (const ws of open) ws.close(1001, 'node shutting down');
+        await Promise.race([closed, new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
         for (const ws of wss.clients) ws.terminate();
         wss.close();
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      })),
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeAllConnections();
+        });
+      })()),
   };
 }

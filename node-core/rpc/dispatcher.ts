@@ -80,7 +80,8 @@ export class Dispatcher<C> {
       try {
         let result = handler(r.params, this.ctx);
         if (result instanceof Promise) result = await result;
-        response = { jsonrpc: '2.0', result, id };
+        // A response must carry `result`; JSON.stringify would drop an undefined one.
+        response = { jsonrpc: '2.0', result: result === undefined ? null : result, id };
       } catch (e) {
         response = errorResponse(id, toErrorBody(e));
       }

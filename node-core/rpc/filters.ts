@@ -2,11 +2,13 @@
 import { tryDecodeBase58 } from '../common/base58.ts';
 import type { Account } from '../runtime/account.ts';
 import { invalidParams } from './errors.ts';
-import { fail, u64 } from './params.ts';
+import { decodeBase64, fail, u64 } from './params.ts';
 
 export const MAX_FILTERS = 4;
-/** Base-58 memcmp bytes longer than this are refused, as Agave does. */
-const MAX_BASE58_MEMCMP = 128;
+/** Agave's limits on memcmp data (rpc_filter.rs): 128 bytes, sent as at most 175 base-58 or 172 base-64 characters. */
+const MAX_MEMCMP_BYTES = 128;
+const MAX_MEMCMP_BASE58 = 175;
+const MAX_MEMCMP_BASE64 = 172;
 
 export type AccountFilter = { dataSize: number } | { memcmp: { offset: number; bytes: Uint8Array } };
 
@@ -20,15 +22,18 @@ function parseFilter(v: unknown, name: string): AccountFilter {
     const encoding = m.encoding ?? 'base58';
     if (typeof m.bytes !== 'string') return fail(`${name}.memcmp.bytes`, 'a string', m.bytes);
     let bytes: Uint8Array | null = null;
+    const tooLarge = () => invalidParams(`Invalid params: ${name}.memcmp.bytes: data too large (max ${MAX_MEMCMP_BYTES} bytes)`);
     if (encoding === 'base58') {
-      if (m.bytes.length > MAX_BASE58_MEMCMP) throw invalidParams(`Invalid params: ${name}.memcmp.bytes: base-58 data is too long (max ${MAX_BASE58_MEMCMP} characters)`);
+      if (m.bytes.length > MAX_MEMCMP_BASE58) throw tooLarge();
       bytes = tryDecodeBase58(m.bytes);
     } else if (encoding === 'base64') {
-      bytes = /^[A-Za-z0-9+/]*={0,2}$/.test(m.bytes) ? new Uint8Array(Buffer.from(m.bytes, 'base64')) : null;
+      if (m.bytes.length > MAX_MEMCMP_BASE64) throw tooLarge();
+      bytes = decodeBase64(m.bytes);
     } else {
       return fail(`${name}.memcmp.encoding`, 'base58 or base64', encoding);
     }
     if (!bytes) return fail(`${name}.memcmp.bytes`, `${encoding} data`, m.bytes);
+    if (bytes.length > MAX_MEMCMP_BYTES) throw tooLarge();
     return { memcmp: { offset, bytes } };
   }
   return fail(name, 'a filter object ({memcmp} or {dataSize})', v);

@@ -15,6 +15,7 @@ export interface Param<T> {
 
 const describe = (v: unknown): string => {
   if (v === null) return 'null';
+  if (v === undefined) return 'nothing';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return `string ${JSON.stringify(v.length > 60 ? v.slice(0, 60) + '…' : v)}`;
   if (typeof v === 'object') return 'an object';
@@ -71,6 +72,12 @@ export const blockhash: Parse<string> = (v, name) => {
 
 export const u64: Parse<number> = (v, name) =>
   typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : fail(name, 'a non-negative integer', v);
+
+/** Standard base64 with its padding, as Agave's decoder requires; null when `text` is not that. */
+export function decodeBase64(text: string): Uint8Array | null {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}
 
 export const bool: Parse<boolean> = (v, name) => (typeof v === 'boolean' ? v : fail(name, 'a boolean', v));
 

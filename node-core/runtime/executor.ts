@@ -4,11 +4,12 @@
  * (the fee is charged even when an instruction fails). Load failures throw TransactionError and the
  * transaction never enters a block.
  */
-import { SYSTEM_PROGRAM_ID, NATIVE_LOADER_ID, type Address } from '../common/pubkey.ts';
-import { cloneAccount, minimumBalanceForRentExemption, type Account } from './account.ts';
+import { INCINERATOR_ID, SYSTEM_PROGRAM_ID, NATIVE_LOADER_ID, type Address } from '../common/pubkey.ts';
+import { cloneAccount, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, type Account } from './account.ts';
 import { InstructionError, TransactionError, instructionErrorMessage, type TransactionErrorValue } from './errors.ts';
 import type { InstructionAccount, InstructionContext, ProgramRegistry, TransactionExtension } from './program.ts';
 import { computeBudgetOf, prioritizationFee, type ComputeBudget } from './programs/compute-budget.ts';
+import { decodeNonceState, NONCE_ACCOUNT_LENGTH } from './programs/nonce-account.ts';
 import { SYSVAR_IDS, type Sysvars } from './sysvars.ts';
 import { isSignerIndex, isWritableIndex, sanitizeTransaction, type Transaction } from './wire.ts';
 
@@ -34,7 +35,7 @@ export interface ExecutedTransaction {
   writes: Array<[Address, Account]>;
 }
 
-/** Agave truncates program logs past 10 KB. */
+/** Agave truncates program logs past 10 KB (of UTF-8). */
 const LOG_BYTES_LIMIT = 10_000;
 
 const EMPTY_ACCOUNT = (): Account => ({ lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 });
@@ -56,18 +57,39 @@ function rentTransitionAllowed(pre: RentState, post: RentState): boolean {
   return pre.kind === 'paying' && pre.size === post.size && post.lamports <= pre.lamports;
 }
 
+/** Bytes of `s` in UTF-8 (lone surrogates count as the 3 bytes of U+FFFD). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a surrogate pair: two units, four bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/**
+ * Agave's LogCollector: a line is kept while the bytes kept stay below the limit; the first line that
+ * does not fit adds "Log truncated" (once), and later lines that still fit are kept.
+ */
 class Logs {
   readonly lines: string[] = [];
   private bytes = 0;
   private truncated = false;
   push(line: string): void {
-    if (this.truncated) return;
-    this.bytes += line.length;
-    if (this.bytes > LOG_BYTES_LIMIT) {
-      this.truncated = true;
-      this.lines.push('Log truncated');
+    const bytes = this.bytes + utf8Length(line);
+    if (bytes >= LOG_BYTES_LIMIT) {
+      if (!this.truncated) {
+        this.truncated = true;
+        this.lines.push('Log truncated');
+      }
       return;
     }
+    this.bytes = bytes;
     this.lines.push(line);
   }
 }
@@ -84,13 +106,21 @@ class Scope {
   }
 }
 
-/** Validates the fee payer and returns its account after the fee (Agave's validate_fee_payer). */
+/**
+ * Validates the fee payer and returns its account after the fee (Agave's validate_fee_payer). Only a
+ * System account without data or an initialized nonce account may pay (get_system_account_kind).
+ */
 function chargeFeePayer(env: ExecutionEnv, payerKey: Address, fee: number): Account {
   const payer = env.readAccount(payerKey);
-  if (!payer) throw new TransactionError('AccountNotFound');
+  if (!payer || payer.lamports === 0) throw new TransactionError('AccountNotFound');
   if (payer.owner !== SYSTEM_PROGRAM_ID) throw new TransactionError('InvalidAccountForFee');
-  // A nonce account paying its own fee must keep its rent-exempt reserve.
-  const reserve = payer.data.length === 0 ? 0 : minimumBalanceForRentExemption(env.sysvars.rent, payer.data.length);
+  let reserve = 0;
+  if (payer.data.length !== 0) {
+    const nonce = payer.data.length === NONCE_ACCOUNT_LENGTH ? decodeNonceState(payer.data) : null;
+    if (nonce?.state !== 'initialized') throw new TransactionError('InvalidAccountForFee');
+    // A nonce account paying its own fee must keep its rent-exempt reserve.
+    reserve = minimumBalanceForRentExemption(env.sysvars.rent, payer.data.length);
+  }
   if (payer.lamports - reserve < fee) throw new TransactionError('InsufficientFundsForFee');
   const charged = cloneAccount(payer);
   charged.lamports -= fee;
@@ -120,7 +150,7 @@ interface PreState {
 }
 
 /** Agave's PreAccount::verify: what an instruction may and may not change in an account. */
-function verifyAccount(programId: Address, ia: InstructionAccount, pre: PreState): void {
+function verifyAccount(programId: Address, ia: InstructionAccount, pre: PreState, minimumBalance: (len: number) => number): void {
   const post = ia.account;
   const ownedByProgram = pre.owner === programId;
   if (pre.owner !== post.owner) {
@@ -132,7 +162,8 @@ function verifyAccount(programId: Address, ia: InstructionAccount, pre: PreState
     if (!ia.isWritable) throw new InstructionError('ReadonlyLamportChange');
     if (pre.executable) throw new InstructionError('ExecutableLamportChange');
   }
-  if (post.data.length !== pre.data.length && !(ownedByProgram && ia.isWritable)) throw new InstructionError('AccountDataSizeChanged');
+  if (post.data.length > MAX_PERMITTED_DATA_LENGTH) throw new InstructionError('InvalidRealloc');
+  if (post.data.length !== pre.data.length && !ownedByProgram) throw new InstructionError('AccountDataSizeChanged');
   if (post.data !== pre.data || post.data.length !== pre.data.length) {
     if (!bytesSame(post.data, pre.data)) {
       if (pre.executable) throw new InstructionError('ExecutableDataModified');
@@ -140,7 +171,11 @@ function verifyAccount(programId: Address, ia: InstructionAccount, pre: PreState
       if (!ownedByProgram) throw new InstructionError('ExternalAccountDataModified');
     }
   }
-  if (post.executable !== pre.executable) throw new InstructionError('ExecutableModified');
+  if (post.executable !== pre.executable) {
+    // Only the owner may set it, on a writable, rent-exempt account, and never clear it.
+    if (post.lamports < minimumBalance(post.data.length)) throw new InstructionError('ExecutableAccountNotRentExempt');
+    if (!ia.isWritable || pre.executable || post.owner !== programId) throw new InstructionError('ExecutableModified');
+  }
   if (post.rentEpoch !== pre.rentEpoch) throw new InstructionError('RentEpochModified');
 }
 
@@ -154,7 +189,10 @@ function bytesSame(a: Uint8Array, b: Uint8Array): boolean {
 interface Loaded {
   keys: Address[];
   writable: boolean[];
+  /** The transaction's working copies. */
   accounts: Account[];
+  /** The accounts as loaded (the bank's own objects; the charged fee payer at 0): never handed to programs. */
+  originals: Account[];
 }
 
 function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account): Loaded {
@@ -162,14 +200,11 @@ function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account)
   const keys = m.accountKeys;
   const programIds = new Set(m.instructions.map((ix) => keys[ix.programIdIndex]!));
   const writable = keys.map((k, i) => isWritableIndex(m, i) && !SYSVAR_IDS.has(k) && !env.programs.has(k) && !programIds.has(k));
-  const accounts = keys.map((k, i) => {
-    if (i === 0) return chargedPayer;
-    const a = env.readAccount(k);
-    if (!a) return EMPTY_ACCOUNT();
-    // Writable accounts get a private copy so a failed transaction leaves the bank untouched.
-    return writable[i] ? cloneAccount(a) : a;
-  });
-  return { keys, writable, accounts };
+  const originals = keys.map((k, i) => (i === 0 ? chargedPayer : (env.readAccount(k) ?? EMPTY_ACCOUNT())));
+  // Every account gets a private copy, read-only ones too: a failed transaction leaves the bank
+  // untouched, and a program that writes a read-only account in place is caught, not obeyed.
+  const accounts = originals.map(cloneAccount);
+  return { keys, writable, accounts, originals };
 }
 
 /**
@@ -188,7 +223,9 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
 
   const loaded = loadAccounts(tx, env, chargedPayer);
   const preBalances = loaded.keys.map((k, i) => (i === 0 ? payerBefore!.lamports : loaded.accounts[i]!.lamports));
-  const preRent = loaded.accounts.map((a, i) => (i === 0 ? rentState(env, payerBefore!) : rentState(env, a)));
+  // As Agave, the fee payer's rent state before execution is the one after the fee.
+  const preRent = loaded.accounts.map((a) => rentState(env, a));
+  const minimumBalance = (len: number) => minimumBalanceForRentExemption(env.sysvars.rent, len);
   const logs = new Logs();
   const scope = new Scope();
   let unitsUsed = 0;
@@ -220,7 +257,8 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
       const pre = new Map<number, PreState>();
       for (const ia of ixAccounts) {
         if (pre.has(ia.index)) continue;
-        const a = ia.account;
+        // A read-only account may not change at all, so its state as loaded is its state before any instruction.
+        const a = ia.isWritable ? ia.account : loaded.originals[ia.index]!;
         pre.set(ia.index, { lamports: a.lamports, owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch, data: ia.isWritable ? a.data.slice() : a.data });
       }
       const ctx: InstructionContext = {
@@ -234,14 +272,14 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
         log: (message) => logs.push(`Program log: ${message}`),
         logRaw: (line) => logs.push(line),
         consumeUnits: consume,
-        minimumBalance: (len) => minimumBalanceForRentExemption(env.sysvars.rent, len),
+        minimumBalance,
       };
       program.process(ctx);
       let before = 0;
       let after = 0;
       for (const [index, p] of pre) {
         const ia = ixAccounts.find((a) => a.index === index)!;
-        verifyAccount(programId, ia, p);
+        verifyAccount(programId, ia, p, minimumBalance);
         before += p.lamports;
         after += ia.account.lamports;
       }
@@ -249,7 +287,10 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
       if (program.logsConsumption) logs.push(`Program ${programId} consumed ${unitsUsed - unitsAtStart} of ${budget.unitLimit - unitsAtStart} compute units`);
       logs.push(`Program ${programId} success`);
     } catch (e) {
-      if (!(e instanceof InstructionError)) throw e;
+      if (!(e instanceof InstructionError)) {
+        scope.finish(false);
+        throw e;
+      }
       if (program.logsConsumption) logs.push(`Program ${programId} consumed ${unitsUsed - unitsAtStart} of ${budget.unitLimit - unitsAtStart} compute units`);
       logs.push(`Program ${programId} failed: ${instructionErrorMessage(e.value)}`);
       err = { InstructionError: [ixIndex, e.value] };
@@ -258,14 +299,16 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
 
   if (err === null) {
     for (let i = 0; i < loaded.keys.length; i++) {
-      if (!loaded.writable[i]) continue;
+      // The incinerator is exempt from the rent-state check (check_rent_state_with_account).
+      if (!loaded.writable[i] || loaded.keys[i] === INCINERATOR_ID) continue;
       if (!rentTransitionAllowed(preRent[i]!, rentState(env, loaded.accounts[i]!))) {
         err = { InsufficientFundsForRent: { account_index: i } };
         break;
       }
     }
   }
-  scope.finish(err === null);
+  // A simulation keeps nothing, extension state included.
+  scope.finish(err === null && !env.simulation);
 
   let writes: Array<[Address, Account]>;
   let postBalances: number[];
@@ -276,7 +319,8 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
   } else {
     writes = [[payerKey, chargedPayer]];
     const nonceWrite = env.durableNonce ? advancedNonceAfterFailure(tx, env, chargedPayer) : null;
-    if (nonceWrite) writes.push(nonceWrite);
+    // A nonce account that pays its own fee is one write, charged and advanced.
+    if (nonceWrite) (nonceWrite[0] === payerKey ? (writes[0] = nonceWrite) : writes.push(nonceWrite));
     postBalances = preBalances.slice();
     postBalances[0] = chargedPayer.lamports;
   }
@@ -285,7 +329,8 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
 
 /**
  * A failed durable-nonce transaction still advances its nonce, so it cannot be replayed: run the
- * AdvanceNonceAccount instruction alone on fresh copies and keep the nonce account it produced.
+ * AdvanceNonceAccount instruction alone on fresh copies (the fee payer as charged) and keep the nonce
+ * account it produced.
  */
 function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPayer: Account): [Address, Account] | null {
   const m = tx.message;
@@ -320,9 +365,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   } catch {
     return null;
   }
-  const nonceKey = m.accountKeys[nonceIndex]!;
-  if (nonceIndex === 0) return null; // the payer write already carries it
-  return [nonceKey, copies.get(nonceIndex)!];
+  return [m.accountKeys[nonceIndex]!, copies.get(nonceIndex)!];
 }
 
 /** Builtin program accounts as genesis creates them: executable, owned by the native loader. */

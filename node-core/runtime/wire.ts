@@ -138,7 +138,12 @@ export function sanitizeTransaction(tx: Transaction): void {
   if (h.numRequiredSignatures === 0 || h.numRequiredSignatures > keys) fail();
   if (h.numReadonlySignedAccounts >= h.numRequiredSignatures) fail();
   if (h.numReadonlyUnsignedAccounts > keys - h.numRequiredSignatures) fail();
-  const totalKeys = keys + m.addressTableLookups.reduce((n, l) => n + l.writableIndexes.length + l.readonlyIndexes.length, 0);
+  let totalKeys = keys;
+  for (const l of m.addressTableLookups) {
+    // Each lookup table must load at least one account (v0::Message::sanitize).
+    if (l.writableIndexes.length + l.readonlyIndexes.length === 0) fail();
+    totalKeys += l.writableIndexes.length + l.readonlyIndexes.length;
+  }
   if (totalKeys > 256) fail();
   for (const ix of m.instructions) {
     if (ix.programIdIndex === 0 || ix.programIdIndex >= keys) fail();

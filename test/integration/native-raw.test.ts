@@ -120,6 +120,8 @@ before(async () => {
   assert.equal(signature, bs58.encode(tx.signature!));
   const { slot } = await waitFinalized(signature);
   rooted = { signature, slot, wire: tx.serialize() };
+  // Tests read the slots around it at the default (finalized) commitment.
+  await waitFor(async () => (await result('getSlot', [])) >= slot + 2, { what: 'two rooted slots above the transfer' });
 });
 
 after(async () => {

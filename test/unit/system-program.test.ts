@@ -165,7 +165,7 @@ describe('system program: create account', () => {
     const ix = SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: to, lamports: 50, space: 2, programId: OTHER_PROGRAM });
     const r = run(withKeys(ix, [meta(from, true, true), meta(to, false, true)]), state);
     assert.equal(r.error, 'MissingRequiredSignature');
-    assert.deepEqual(r.logs, [`Program log: Allocate: 'to' account Address { address: ${to.toBase58()}, base: None } must sign`]);
+    assert.deepEqual(r.logs, [`Allocate: 'to' account Address { address: ${to.toBase58()}, base: None } must sign`]);
     assert.equal(state.get(from.toBase58())!.lamports, 100);
   });
 
@@ -175,12 +175,12 @@ describe('system program: create account', () => {
     state.set(to.toBase58(), systemAccount(1));
     const r = run(ix, state);
     assert.deepEqual(r.error, custom(0));
-    assert.deepEqual(r.logs, [`Program log: Create Account: account Address { address: ${to.toBase58()}, base: None } already in use`]);
+    assert.deepEqual(r.logs, [`Create Account: account Address { address: ${to.toBase58()}, base: None } already in use`]);
 
     state.set(to.toBase58(), newAccount(0, 1, SYSTEM_PROGRAM_ID));
     const withData = run(ix, state);
     assert.deepEqual(withData.error, custom(0));
-    assert.match(withData.logs[0]!, /^Program log: Allocate: account Address .* already in use$/);
+    assert.match(withData.logs[0]!, /^Allocate: account Address .* already in use$/);
 
     state.set(to.toBase58(), newAccount(0, 0, OTHER_PROGRAM.toBase58()));
     assert.deepEqual(run(ix, state).error, custom(0));
@@ -191,7 +191,7 @@ describe('system program: create account', () => {
     const ix = SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: to, lamports: 1, space: 10 * 1024 * 1024 + 1, programId: OTHER_PROGRAM });
     const r = run(ix, state);
     assert.deepEqual(r.error, custom(3));
-    assert.deepEqual(r.logs, ['Program log: Allocate: requested 10485761, max allowed 10485760']);
+    assert.deepEqual(r.logs, ['Allocate: requested 10485761, max allowed 10485760']);
     const ok = SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: to, lamports: 1, space: 10 * 1024 * 1024, programId: OTHER_PROGRAM });
     assert.equal(run(ok, state).error, null);
   });
@@ -201,7 +201,7 @@ describe('system program: create account', () => {
     const ix = SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: to, lamports: 150, space: 2, programId: OTHER_PROGRAM });
     const r = run(ix, state);
     assert.deepEqual(r.error, custom(1));
-    assert.deepEqual(r.logs, ['Program log: Transfer: insufficient lamports 100, need 150']);
+    assert.deepEqual(r.logs, ['Transfer: insufficient lamports 100, need 150']);
   });
 
   test('the funder must sign and carry no data', () => {
@@ -209,14 +209,14 @@ describe('system program: create account', () => {
     const ix = SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: to, lamports: 50, space: 2, programId: OTHER_PROGRAM });
     const r = run(withKeys(ix, [meta(from, false, true), meta(to, true, true)]), state);
     assert.equal(r.error, 'MissingRequiredSignature');
-    assert.deepEqual(r.logs, [`Program log: Transfer: \`from\` account ${from.toBase58()} must sign`]);
+    assert.deepEqual(r.logs, [`Transfer: \`from\` account ${from.toBase58()} must sign`]);
 
     const other = setup();
     other.state.set(other.from.toBase58(), newAccount(100, 1, SYSTEM_PROGRAM_ID));
     const ix2 = SystemProgram.createAccount({ fromPubkey: other.from, newAccountPubkey: other.to, lamports: 50, space: 2, programId: OTHER_PROGRAM });
     const r2 = run(ix2, other.state);
     assert.equal(r2.error, 'InvalidArgument');
-    assert.deepEqual(r2.logs, ['Program log: Transfer: `from` must not carry data']);
+    assert.deepEqual(r2.logs, ['Transfer: `from` must not carry data']);
   });
 
   test('zero lamports from an account owned elsewhere is fine', () => {
@@ -262,14 +262,14 @@ describe('system program: create account with seed', () => {
     const r = run(ix, state);
     assert.deepEqual(r.error, custom(5));
     const derived = createWithSeed(from.toBase58(), 'x', OTHER_PROGRAM.toBase58());
-    assert.deepEqual(r.logs, [`Program log: Create: address ${wrong.toBase58()} does not match derived address ${derived}`]);
+    assert.deepEqual(r.logs, [`Create: address ${wrong.toBase58()} does not match derived address ${derived}`]);
 
     const base = key();
     const to = await PublicKey.createWithSeed(base, 'y', OTHER_PROGRAM);
     const ix2 = SystemProgram.createAccountWithSeed({ fromPubkey: from, newAccountPubkey: to, basePubkey: base, seed: 'y', lamports: 50, space: 2, programId: OTHER_PROGRAM });
     const r2 = run(withKeys(ix2, [ix2.keys[0]!, ix2.keys[1]!, meta(base, false, false)]), state);
     assert.equal(r2.error, 'MissingRequiredSignature');
-    assert.deepEqual(r2.logs, [`Program log: Allocate: 'to' account Address { address: ${to.toBase58()}, base: Some(${base.toBase58()}) } must sign`]);
+    assert.deepEqual(r2.logs, [`Allocate: 'to' account Address { address: ${to.toBase58()}, base: Some(${base.toBase58()}) } must sign`]);
 
     // Agave converts PubkeyError::MaxSeedLengthExceeded by its discriminant: Custom(0).
     const ix3 = SystemProgram.createAccountWithSeed({ fromPubkey: from, newAccountPubkey: wrong, basePubkey: from, seed: 'x'.repeat(33), lamports: 1, space: 0, programId: OTHER_PROGRAM });
@@ -297,7 +297,7 @@ describe('system program: assign / allocate', () => {
     const ix = SystemProgram.assign({ accountPubkey: account, programId: OTHER_PROGRAM });
     const r = run(withKeys(ix, [meta(account, false, true)]), state);
     assert.equal(r.error, 'MissingRequiredSignature');
-    assert.deepEqual(r.logs, [`Program log: Assign: account Address { address: ${account.toBase58()}, base: None } must sign`]);
+    assert.deepEqual(r.logs, [`Assign: account Address { address: ${account.toBase58()}, base: None } must sign`]);
 
     const readonly = run(withKeys(ix, [meta(account, true, false)]), state);
     assert.equal(readonly.error, 'ModifiedProgramId');
@@ -375,10 +375,10 @@ describe('system program: transfer', () => {
     const { from, to, state } = setup();
     const r = run(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 101 }), state);
     assert.deepEqual(r.error, custom(1));
-    assert.deepEqual(r.logs, ['Program log: Transfer: insufficient lamports 100, need 101']);
+    assert.deepEqual(r.logs, ['Transfer: insufficient lamports 100, need 101']);
     const huge = run(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 2n ** 64n - 1n }), state);
     assert.deepEqual(huge.error, custom(1));
-    assert.deepEqual(huge.logs, ['Program log: Transfer: insufficient lamports 100, need 18446744073709551615']);
+    assert.deepEqual(huge.logs, ['Transfer: insufficient lamports 100, need 18446744073709551615']);
     assert.equal(state.get(from.toBase58())!.lamports, 100);
   });
 
@@ -391,7 +391,7 @@ describe('system program: transfer', () => {
     state.set(from.toBase58(), newAccount(100, 80, SYSTEM_PROGRAM_ID));
     const r = run(ix, state);
     assert.equal(r.error, 'InvalidArgument');
-    assert.deepEqual(r.logs, ['Program log: Transfer: `from` must not carry data']);
+    assert.deepEqual(r.logs, ['Transfer: `from` must not carry data']);
     assert.equal(run(withKeys(ix, [meta(from, true, true)]), state).error, 'NotEnoughAccountKeys');
   });
 
@@ -412,13 +412,13 @@ describe('system program: transfer', () => {
 
     const unsigned = run(withKeys(ix, [ix.keys[0]!, meta(base, false, false), ix.keys[2]!]), state);
     assert.equal(unsigned.error, 'MissingRequiredSignature');
-    assert.deepEqual(unsigned.logs, [`Program log: Transfer: 'from' account ${base.toBase58()} must sign`]);
+    assert.deepEqual(unsigned.logs, [`Transfer: 'from' account ${base.toBase58()} must sign`]);
 
     const other = key();
     const mismatch = SystemProgram.transfer({ fromPubkey: other, basePubkey: base, toPubkey: to, lamports: 30, seed: 'pay', programId: OTHER_PROGRAM });
     const r = run(mismatch, state);
     assert.deepEqual(r.error, custom(5));
-    assert.deepEqual(r.logs, [`Program log: Transfer: 'from' address ${other.toBase58()} does not match derived address ${from.toBase58()}`]);
+    assert.deepEqual(r.logs, [`Transfer: 'from' address ${other.toBase58()} does not match derived address ${from.toBase58()}`]);
 
     const tooMuch = SystemProgram.transfer({ fromPubkey: from, basePubkey: base, toPubkey: to, lamports: 71, seed: 'pay', programId: OTHER_PROGRAM });
     assert.deepEqual(run(tooMuch, state).error, custom(1));
@@ -474,15 +474,15 @@ describe('system program: durable nonces', () => {
     const ix = SystemProgram.nonceInitialize({ noncePubkey: nonce, authorizedPubkey: authority });
     const poor = run(ix, new Map([[nonce.toBase58(), uninitialized(NONCE_MIN - 1)]]));
     assert.equal(poor.error, 'InsufficientFunds');
-    assert.deepEqual(poor.logs, [`Program log: Initialize nonce account: insufficient lamports ${NONCE_MIN - 1}, need ${NONCE_MIN}`]);
+    assert.deepEqual(poor.logs, [`Initialize nonce account: insufficient lamports ${NONCE_MIN - 1}, need ${NONCE_MIN}`]);
 
     const twice = run(ix, new Map([[nonce.toBase58(), initialized(hash(1))]]));
     assert.equal(twice.error, 'InvalidAccountData');
-    assert.deepEqual(twice.logs, [`Program log: Initialize nonce account: Account ${nonce.toBase58()} state is invalid`]);
+    assert.deepEqual(twice.logs, [`Initialize nonce account: Account ${nonce.toBase58()} state is invalid`]);
 
     const empty = run(ix, new Map([[nonce.toBase58(), uninitialized()]]), []);
     assert.deepEqual(empty.error, custom(6));
-    assert.deepEqual(empty.logs, ['Program log: Initialize nonce account: recent blockhash list is empty']);
+    assert.deepEqual(empty.logs, ['Initialize nonce account: recent blockhash list is empty']);
 
     assert.equal(run(withKeys(ix, [ix.keys[0]!, meta(key(), false, false), ix.keys[2]!]), new Map([[nonce.toBase58(), uninitialized()]])).error, 'InvalidArgument');
     assert.equal(run(withKeys(ix, [ix.keys[0]!, ix.keys[1]!, meta(key(), false, false)]), new Map([[nonce.toBase58(), uninitialized()]])).error, 'InvalidArgument');
@@ -506,7 +506,7 @@ describe('system program: durable nonces', () => {
     });
     const again = run(ix, state, [entry(2)]);
     assert.deepEqual(again.error, custom(7));
-    assert.deepEqual(again.logs, ['Program log: Advance nonce account: nonce can only advance once per slot']);
+    assert.deepEqual(again.logs, ['Advance nonce account: nonce can only advance once per slot']);
   });
 
   test('advance errors', () => {
@@ -514,7 +514,7 @@ describe('system program: durable nonces', () => {
     const fresh = () => new Map([[nonce.toBase58(), initialized(hash(1))]]);
     const unsigned = run(withKeys(ix, [ix.keys[0]!, ix.keys[1]!, meta(authority, false, false)]), fresh(), [entry(2)]);
     assert.equal(unsigned.error, 'MissingRequiredSignature');
-    assert.deepEqual(unsigned.logs, [`Program log: Advance nonce account: Account ${authority.toBase58()} must be a signer`]);
+    assert.deepEqual(unsigned.logs, [`Advance nonce account: Account ${authority.toBase58()} must be a signer`]);
     assert.deepEqual(run(ix, fresh(), []).error, custom(6));
     const uninit = run(ix, new Map([[nonce.toBase58(), uninitialized()]]), [entry(2)]);
     assert.equal(uninit.error, 'InvalidAccountData');
@@ -522,7 +522,7 @@ describe('system program: durable nonces', () => {
     assert.equal(run(withKeys(ix, [ix.keys[0]!, meta(key(), false, false), ix.keys[2]!]), fresh(), [entry(2)]).error, 'InvalidArgument');
     const readonly = run(withKeys(ix, [meta(nonce, false, false), ix.keys[1]!, ix.keys[2]!]), fresh(), [entry(2)]);
     assert.equal(readonly.error, 'InvalidArgument');
-    assert.deepEqual(readonly.logs, [`Program log: Advance nonce account: Account ${nonce.toBase58()} must be writeable`]);
+    assert.deepEqual(readonly.logs, [`Advance nonce account: Account ${nonce.toBase58()} must be writeable`]);
   });
 
   test('withdraw keeps the rent-exempt reserve, or empties the account', () => {
@@ -534,7 +534,7 @@ describe('system program: durable nonces', () => {
 
     const tooMuch = run(SystemProgram.nonceWithdraw({ noncePubkey: nonce, toPubkey: to, authorizedPubkey: authority, lamports: 1 }), state, [entry(2)]);
     assert.equal(tooMuch.error, 'InsufficientFunds');
-    assert.deepEqual(tooMuch.logs, [`Program log: Withdraw nonce account: insufficient lamports ${NONCE_MIN}, need ${NONCE_MIN + 1}`]);
+    assert.deepEqual(tooMuch.logs, [`Withdraw nonce account: insufficient lamports ${NONCE_MIN}, need ${NONCE_MIN + 1}`]);
 
     const all = SystemProgram.nonceWithdraw({ noncePubkey: nonce, toPubkey: to, authorizedPubkey: authority, lamports: NONCE_MIN });
     // Not while the stored nonce is the current blockhash.
@@ -550,7 +550,7 @@ describe('system program: durable nonces', () => {
     const fresh = () => new Map([[nonce.toBase58(), initialized(hash(1), 'current', NONCE_MIN + 100)]]);
     const unsigned = run(withKeys(ix, [...ix.keys.slice(0, 4), meta(authority, false, false)]), fresh(), [entry(2)]);
     assert.equal(unsigned.error, 'MissingRequiredSignature');
-    assert.deepEqual(unsigned.logs, [`Program log: Withdraw nonce account: Account ${authority.toBase58()} must sign`]);
+    assert.deepEqual(unsigned.logs, [`Withdraw nonce account: Account ${authority.toBase58()} must sign`]);
     assert.equal(run(withKeys(ix, [ix.keys[0]!, ix.keys[1]!, meta(key(), false, false), ix.keys[3]!, ix.keys[4]!]), fresh()).error, 'InvalidArgument');
     assert.equal(run(withKeys(ix, [ix.keys[0]!, ix.keys[1]!, ix.keys[2]!, meta(key(), false, false), ix.keys[4]!]), fresh()).error, 'InvalidArgument');
     assert.equal(run(withKeys(ix, ix.keys.slice(0, 3)), fresh()).error, 'NotEnoughAccountKeys');
@@ -568,7 +568,7 @@ describe('system program: durable nonces', () => {
     const other = SystemProgram.nonceWithdraw({ noncePubkey: nonce, toPubkey: to, authorizedPubkey: authority, lamports: 500 });
     const r = run(other, state);
     assert.equal(r.error, 'MissingRequiredSignature', 'signed by someone else');
-    assert.deepEqual(r.logs, [`Program log: Withdraw nonce account: Account ${nonce.toBase58()} must sign`]);
+    assert.deepEqual(r.logs, [`Withdraw nonce account: Account ${nonce.toBase58()} must sign`]);
   });
 
   test('authorize hands the nonce to a new authority', () => {
@@ -581,7 +581,7 @@ describe('system program: durable nonces', () => {
 
     const r = run(ix, state);
     assert.equal(r.error, 'MissingRequiredSignature');
-    assert.deepEqual(r.logs, [`Program log: Authorize nonce account: Account ${next.toBase58()} must sign`]);
+    assert.deepEqual(r.logs, [`Authorize nonce account: Account ${next.toBase58()} must sign`]);
     assert.equal(run(ix, new Map([[nonce.toBase58(), uninitialized()]])).error, 'InvalidAccountData');
     assert.equal(run(withKeys(ix, [meta(nonce, false, false), ix.keys[1]!]), new Map([[nonce.toBase58(), initialized(hash(1))]])).error, 'InvalidArgument');
   });

@@ -1,16 +1,11 @@
-/** Errors raised while encoding RPC results; each carries its JSON-RPC `code`, `message` and optional `data`. */
+/** Errors raised while encoding RPC results: JSON-RPC errors with their code, message and optional data. */
+import { INVALID_PARAMS, RpcError, UNSUPPORTED_TRANSACTION_VERSION } from '../errors.ts';
 
-export const INVALID_REQUEST = -32600;
-export const INVALID_PARAMS = -32602;
-export const UNSUPPORTED_TRANSACTION_VERSION = -32015;
+export { INVALID_PARAMS, INVALID_REQUEST, UNSUPPORTED_TRANSACTION_VERSION } from '../errors.ts';
 
-export class RpcEncodingError extends Error {
-  constructor(
-    message: string,
-    readonly code: number = INVALID_PARAMS,
-    readonly data?: unknown,
-  ) {
-    super(message);
+export class RpcEncodingError extends RpcError {
+  constructor(message: string, code: number = INVALID_PARAMS, data?: unknown) {
+    super(code, message, data);
     this.name = 'RpcEncodingError';
   }
 }

@@ -74,7 +74,11 @@ export async function getBlockTime(params: unknown, ctx: RpcContext) {
   const [slot] = parseParams(params, [required('slot', u64)]);
   if (slot > ctx.chain.confirmedSlot) throw blockNotAvailable(slot);
   const header = await ctx.chain.store.getBlockHeader(slot);
-  return header ? header.blockTime : null;
+  if (header) return header.blockTime;
+  // A purged slot is reported as cleaned up, as Agave's check_slot_cleaned_up does.
+  const first = await ctx.chain.store.firstAvailableSlot();
+  if (first !== null && slot < first) throw blockCleanedUp(slot, first);
+  return null;
 }
 
 const rangeCommitment = config({ commitment, minContextSlot: u64 });

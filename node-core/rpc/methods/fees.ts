@@ -1,7 +1,9 @@
 /** Fee and blockhash methods, 1.5-era and current names. */
 import { computeBudgetOf } from '../../runtime/programs/compute-budget.ts';
 import { transactionFee } from '../../runtime/executor.ts';
-import { parseMessage } from '../../runtime/wire.ts';
+import { isWritableIndex, parseMessage, type Transaction } from '../../runtime/wire.ts';
+import { durableNonceOf } from '../../ledger/durable-nonce.ts';
+import { decodeNonceState } from '../../runtime/programs/nonce-account.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { invalidParams } from '../errors.ts';
 import { address, arrayOf, blockhash, commitmentConfig, optional, parseParams, required, string } from '../params.ts';
@@ -55,7 +57,11 @@ export function isBlockhashValid(params: unknown, ctx: RpcContext) {
   return withContext(slot, ctx.chain.isBlockhashValid(hash, c));
 }
 
-/** The fee of a base64 message at the commitment's bank, or null when its blockhash has expired there. */
+/**
+ * The fee of a base64 message at the commitment's bank, or null when its blockhash has expired there
+ * and it is not a durable-nonce message (Agave's Bank::get_fee_for_message falls back to the nonce
+ * account's fee calculator, so a nonce transaction that can still land gets its fee).
+ */
 export function getFeeForMessage(params: unknown, ctx: RpcContext) {
   const [encoded, cfg = {}] = parseParams(params, [required('message', string), optional('config', commitmentConfig)]);
   const c = cfg.commitment ?? 'finalized';
@@ -66,21 +72,29 @@ export function getFeeForMessage(params: unknown, ctx: RpcContext) {
   } catch (e) {
     throw invalidParams(`Invalid params: message: not a base64 transaction message (${(e as Error).message})`);
   }
-  if (!ctx.chain.isBlockhashValid(message.recentBlockhash, c)) return withContext(slot, null);
+  let lps: number;
+  if (ctx.chain.isBlockhashValid(message.recentBlockhash, c)) {
+    lps = ctx.chain.blockhashInfo(message.recentBlockhash)!.lamportsPerSignature;
+  } else {
+    const nonceKey = durableNonceOf({ message } as Transaction, (a) => ctx.chain.getAccount(a, c));
+    const state = nonceKey ? decodeNonceState(ctx.chain.getAccount(nonceKey, c)!.data) : null;
+    if (state?.state !== 'initialized') return withContext(slot, null);
+    lps = state.data.lamportsPerSignature;
+  }
   let budget;
   try {
     budget = computeBudgetOf(message);
   } catch {
     return withContext(slot, null);
   }
-  const lps = ctx.chain.blockhashInfo(message.recentBlockhash)!.lamportsPerSignature;
   const fakeTx = { signatures: new Array(message.header.numRequiredSignatures) } as { signatures: Uint8Array[] };
   return withContext(slot, transactionFee(fakeTx as Parameters<typeof transactionFee>[0], budget, lps));
 }
 
 /**
- * Per-slot minimum of the compute-unit prices paid in recent blocks (only transactions that lock one
- * of the given accounts for writing when accounts are given), newest 150 slots.
+ * Recent prioritization fees per slot, newest 150 slots, as Agave's PrioritizationFeeCache answers
+ * them: the lowest compute-unit price paid in the block, raised to the lowest price paid by the
+ * transactions that write-lock each of the given accounts, when that is higher.
  */
 export async function getRecentPrioritizationFees(params: unknown, ctx: RpcContext) {
   const [accounts = []] = parseParams(params, [optional('accounts', arrayOf(address, 128))]);
@@ -90,18 +104,25 @@ export async function getRecentPrioritizationFees(params: unknown, ctx: RpcConte
   for (let slot = Math.max(0, top - 149); slot <= top; slot++) {
     const block = ctx.chain.bank(slot)?.transactions ?? (await ctx.chain.store.getBlock(slot))?.transactions;
     if (!block) continue;
-    let min: number | null = null;
+    let blockMin: number | null = null;
+    const accountMin = new Map<string, number>();
     for (const t of block) {
-      if (wanted.size && !t.accountKeys.some((k) => wanted.has(k))) continue;
-      let price = 0;
+      let message;
+      let price: number;
       try {
-        price = Number(computeBudgetOf(parseMessage(messageBytesOf(t.wire))).unitPrice);
+        message = parseMessage(messageBytesOf(t.wire));
+        price = Number(computeBudgetOf(message).unitPrice);
       } catch {
         continue;
       }
-      min = min === null ? price : Math.min(min, price);
+      blockMin = blockMin === null ? price : Math.min(blockMin, price);
+      message.accountKeys.forEach((k, i) => {
+        if (!wanted.has(k) || !isWritableIndex(message, i)) return;
+        const prev = accountMin.get(k);
+        accountMin.set(k, prev === undefined ? price : Math.min(prev, price));
+      });
     }
-    out.push({ slot, prioritizationFee: min ?? 0 });
+    out.push({ slot, prioritizationFee: Math.max(blockMin ?? 0, ...accountMin.values()) });
   }
   return out;
 }

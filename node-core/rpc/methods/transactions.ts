@@ -9,7 +9,7 @@ import { PACKET_DATA_SIZE, parseTransaction, sanitizeTransaction, type Transacti
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, invalidParams } from '../errors.ts';
-import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, oneOf, optional, parseParams, required, string, u64 } from '../params.ts';
+import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, parseParams, required, string, u64 } from '../params.ts';
 
 const WORST_CASE_BASE58_TX = 1683;
 const WORST_CASE_BASE64_TX = 1644;
@@ -25,8 +25,8 @@ export function decodeSubmittedTransaction(encoded: string, encoding: 'base58' |
     wire = tryDecodeBase58(encoded);
     if (!wire) throw invalidParams('invalid base58 encoding: the transaction is not base-58 text');
   } else {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw invalidParams('invalid base64 encoding: the transaction is not base-64 text');
-    wire = new Uint8Array(Buffer.from(encoded, 'base64'));
+    wire = decodeBase64(encoded);
+    if (!wire) throw invalidParams('invalid base64 encoding: the transaction is not padded base-64 text');
   }
   if (wire.length > PACKET_DATA_SIZE) throw invalidParams(`transaction too large: ${wire.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
   let tx: Transaction;

@@ -29,7 +29,10 @@ export type ComputeBudgetInstruction =
   | { type: 'setComputeUnitPrice'; microLamports: bigint }
   | { type: 'setLoadedAccountsDataSizeLimit'; bytes: number };
 
-/** Decodes one Compute Budget instruction (borsh: u8 tag then fields); null when malformed. */
+/**
+ * Decodes one Compute Budget instruction (borsh: u8 tag then fields); null when malformed. Bytes after
+ * a complete instruction are ignored, as Agave's `try_from_slice_unchecked` ignores them.
+ */
 export function decodeComputeBudgetInstruction(data: Uint8Array): ComputeBudgetInstruction | null {
   try {
     const r = new ByteReader(data);
@@ -53,7 +56,7 @@ export function decodeComputeBudgetInstruction(data: Uint8Array): ComputeBudgetI
       default:
         return null;
     }
-    return r.remaining === 0 ? ix : null;
+    return ix;
   } catch {
     return null;
   }

@@ -120,7 +120,7 @@ function seededAddress(ctx: InstructionContext, address: Address, seed: { base: 
   if (!seed) return { address, base: null };
   const derived = deriveWithSeed(seed.base, seed.seed, seed.owner);
   if (derived !== address) {
-    ctx.log(`Create: address ${address} does not match derived address ${derived}`);
+    ctx.logRaw(`Create: address ${address} does not match derived address ${derived}`);
     throw systemError(SystemError.AddressWithSeedMismatch);
   }
   return { address, base: seed.base };
@@ -132,15 +132,15 @@ const isSigned = (a: SeededAddress, signers: Set<Address>) => signers.has(a.base
 
 function allocate(ctx: InstructionContext, ia: InstructionAccount, address: SeededAddress, space: bigint, signers: Set<Address>): void {
   if (!isSigned(address, signers)) {
-    ctx.log(`Allocate: 'to' account ${debugAddress(address)} must sign`);
+    ctx.logRaw(`Allocate: 'to' account ${debugAddress(address)} must sign`);
     throw fail('MissingRequiredSignature');
   }
   if (ia.account.data.length !== 0 || !owned(ia)) {
-    ctx.log(`Allocate: account ${debugAddress(address)} already in use`);
+    ctx.logRaw(`Allocate: account ${debugAddress(address)} already in use`);
     throw systemError(SystemError.AccountAlreadyInUse);
   }
   if (space > BigInt(MAX_PERMITTED_DATA_LENGTH)) {
-    ctx.log(`Allocate: requested ${space}, max allowed ${MAX_PERMITTED_DATA_LENGTH}`);
+    ctx.logRaw(`Allocate: requested ${space}, max allowed ${MAX_PERMITTED_DATA_LENGTH}`);
     throw systemError(SystemError.InvalidAccountDataLength);
   }
   setDataLength(ia, Number(space));
@@ -149,7 +149,7 @@ function allocate(ctx: InstructionContext, ia: InstructionAccount, address: Seed
 function assign(ctx: InstructionContext, ia: InstructionAccount, address: SeededAddress, owner: Address, signers: Set<Address>): void {
   if (ia.account.owner === owner) return;
   if (!isSigned(address, signers)) {
-    ctx.log(`Assign: account ${debugAddress(address)} must sign`);
+    ctx.logRaw(`Assign: account ${debugAddress(address)} must sign`);
     throw fail('MissingRequiredSignature');
   }
   setOwner(ia, owner);
@@ -157,12 +157,12 @@ function assign(ctx: InstructionContext, ia: InstructionAccount, address: Seeded
 
 function transferVerified(ctx: InstructionContext, from: InstructionAccount, to: InstructionAccount, lamports: bigint): void {
   if (from.account.data.length !== 0) {
-    ctx.log('Transfer: `from` must not carry data');
+    ctx.logRaw('Transfer: `from` must not carry data');
     throw fail('InvalidArgument');
   }
   // Balances are below 2^53, so a larger amount is simply more than any account holds.
   if (lamports > BigInt(from.account.lamports)) {
-    ctx.log(`Transfer: insufficient lamports ${from.account.lamports}, need ${lamports}`);
+    ctx.logRaw(`Transfer: insufficient lamports ${from.account.lamports}, need ${lamports}`);
     throw systemError(SystemError.ResultWithNegativeLamports);
   }
   const amount = Number(lamports);
@@ -173,7 +173,7 @@ function transferVerified(ctx: InstructionContext, from: InstructionAccount, to:
 function transfer(ctx: InstructionContext, fromIndex: number, toIndex: number, lamports: bigint): void {
   const from = at(ctx, fromIndex);
   if (!from.isSigner) {
-    ctx.log(`Transfer: \`from\` account ${from.key} must sign`);
+    ctx.logRaw(`Transfer: \`from\` account ${from.key} must sign`);
     throw fail('MissingRequiredSignature');
   }
   transferVerified(ctx, from, at(ctx, toIndex), lamports);
@@ -189,7 +189,7 @@ function createAccount(
 ): void {
   const to = at(ctx, 1);
   if (to.account.lamports > 0) {
-    ctx.log(`Create Account: account ${debugAddress(address)} already in use`);
+    ctx.logRaw(`Create Account: account ${debugAddress(address)} already in use`);
     throw systemError(SystemError.AccountAlreadyInUse);
   }
   allocate(ctx, to, address, space, signers);
@@ -201,12 +201,12 @@ function transferWithSeed(ctx: InstructionContext, lamports: bigint, fromSeed: s
   const from = at(ctx, 0);
   const base = at(ctx, 1);
   if (!base.isSigner) {
-    ctx.log(`Transfer: 'from' account ${base.key} must sign`);
+    ctx.logRaw(`Transfer: 'from' account ${base.key} must sign`);
     throw fail('MissingRequiredSignature');
   }
   const derived = deriveWithSeed(base.key, fromSeed, fromOwner);
   if (from.key !== derived) {
-    ctx.log(`Transfer: 'from' address ${from.key} does not match derived address ${derived}`);
+    ctx.logRaw(`Transfer: 'from' address ${from.key} does not match derived address ${derived}`);
     throw systemError(SystemError.AddressWithSeedMismatch);
   }
   transferVerified(ctx, from, at(ctx, 2), lamports);
@@ -230,7 +230,7 @@ function setNonceState(ia: InstructionAccount, state: NonceState): void {
 
 function requireWritable(ctx: InstructionContext, ia: InstructionAccount, what: string): void {
   if (!ia.isWritable) {
-    ctx.log(`${what}: Account ${ia.key} must be writeable`);
+    ctx.logRaw(`${what}: Account ${ia.key} must be writeable`);
     throw fail('InvalidArgument');
   }
 }
@@ -242,7 +242,7 @@ function currentBlockhash(ctx: InstructionContext) {
 
 function requireRecentBlockhashes(ctx: InstructionContext, what: string): void {
   if (ctx.sysvars.recentBlockhashes.length === 0) {
-    ctx.log(`${what}: recent blockhash list is empty`);
+    ctx.logRaw(`${what}: recent blockhash list is empty`);
     throw systemError(SystemError.NonceNoRecentBlockhashes);
   }
 }
@@ -253,16 +253,16 @@ function advanceNonce(ctx: InstructionContext, signers: Set<Address>): void {
   requireWritable(ctx, me, what);
   const state = getNonceState(me);
   if (state.state !== 'initialized') {
-    ctx.log(`${what}: Account ${me.key} state is invalid`);
+    ctx.logRaw(`${what}: Account ${me.key} state is invalid`);
     throw fail('InvalidAccountData');
   }
   if (!signers.has(state.data.authority)) {
-    ctx.log(`${what}: Account ${state.data.authority} must be a signer`);
+    ctx.logRaw(`${what}: Account ${state.data.authority} must be a signer`);
     throw fail('MissingRequiredSignature');
   }
   const next = currentBlockhash(ctx)!;
   if (state.data.blockhash === next.blockhash) {
-    ctx.log(`${what}: nonce can only advance once per slot`);
+    ctx.logRaw(`${what}: nonce can only advance once per slot`);
     throw systemError(SystemError.NonceBlockhashNotExpired);
   }
   setNonceState(me, {
@@ -281,28 +281,28 @@ function withdrawNonce(ctx: InstructionContext, lamports: bigint, signers: Set<A
   let signer: Address;
   if (state.state === 'uninitialized') {
     if (lamports > balance) {
-      ctx.log(`${what}: insufficient lamports ${balance}, need ${lamports}`);
+      ctx.logRaw(`${what}: insufficient lamports ${balance}, need ${lamports}`);
       throw fail('InsufficientFunds');
     }
     signer = from.key;
   } else {
     if (lamports === balance) {
       if (state.data.blockhash === currentBlockhash(ctx)?.blockhash) {
-        ctx.log(`${what}: nonce can only advance once per slot`);
+        ctx.logRaw(`${what}: nonce can only advance once per slot`);
         throw systemError(SystemError.NonceBlockhashNotExpired);
       }
       setNonceState(from, { version: 'current', state: 'uninitialized' });
     } else {
       const amount = lamports + BigInt(ctx.minimumBalance(from.account.data.length));
       if (amount > balance) {
-        ctx.log(`${what}: insufficient lamports ${balance}, need ${amount}`);
+        ctx.logRaw(`${what}: insufficient lamports ${balance}, need ${amount}`);
         throw fail('InsufficientFunds');
       }
     }
     signer = state.data.authority;
   }
   if (!signers.has(signer)) {
-    ctx.log(`${what}: Account ${signer} must sign`);
+    ctx.logRaw(`${what}: Account ${signer} must sign`);
     throw fail('MissingRequiredSignature');
   }
   const amount = Number(lamports);
@@ -316,12 +316,12 @@ function initializeNonce(ctx: InstructionContext, authority: Address): void {
   requireWritable(ctx, me, what);
   const state = getNonceState(me);
   if (state.state !== 'uninitialized') {
-    ctx.log(`${what}: Account ${me.key} state is invalid`);
+    ctx.logRaw(`${what}: Account ${me.key} state is invalid`);
     throw fail('InvalidAccountData');
   }
   const minBalance = ctx.minimumBalance(me.account.data.length);
   if (me.account.lamports < minBalance) {
-    ctx.log(`${what}: insufficient lamports ${me.account.lamports}, need ${minBalance}`);
+    ctx.logRaw(`${what}: insufficient lamports ${me.account.lamports}, need ${minBalance}`);
     throw fail('InsufficientFunds');
   }
   const current = currentBlockhash(ctx)!;
@@ -338,11 +338,11 @@ function authorizeNonce(ctx: InstructionContext, newAuthority: Address, signers:
   requireWritable(ctx, me, what);
   const state = getNonceState(me);
   if (state.state !== 'initialized') {
-    ctx.log(`${what}: Account ${me.key} state is invalid`);
+    ctx.logRaw(`${what}: Account ${me.key} state is invalid`);
     throw fail('InvalidAccountData');
   }
   if (!signers.has(state.data.authority)) {
-    ctx.log(`${what}: Account ${state.data.authority} must sign`);
+    ctx.logRaw(`${what}: Account ${state.data.authority} must sign`);
     throw fail('MissingRequiredSignature');
   }
   setNonceState(me, { ...state, data: { ...state.data, authority: newAuthority } });
