@@ -2,6 +2,7 @@
 import { LAMPORTS_PER_SOL } from '../ledger/genesis.ts';
 import { PortInUseError } from '../server/http.ts';
 import { LedgerLockedError } from '../ledger/ledger-lock.ts';
+import { LedgerStateError } from '../ledger/open-chain.ts';
 import { LedgerError, startNode, type RunningNode } from '../server/start.ts';
 import type { NodeOptions } from '../server/options.ts';
 import { parseCommandLine } from './args.ts';
@@ -55,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     node = await startNode(options);
   } catch (e) {
-    if (e instanceof PortInUseError || e instanceof LedgerError || e instanceof LedgerLockedError) {
+    if (e instanceof PortInUseError || e instanceof LedgerError || e instanceof LedgerLockedError || e instanceof LedgerStateError) {
       process.stderr.write(`error: ${e.message}\n`);
       return 1;
     }

@@ -7,19 +7,18 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import { createRequire } from 'node:module';
 import { sha256 } from '../common/hash.ts';
-import { Chain, blockhashOf, type SignatureStatus } from '../ledger/chain.ts';
+import type { Chain } from '../ledger/chain.ts';
 import { createGenesis, genesisHashOf, ledgerFiles, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
-import { MAX_RECENT_BLOCKHASHES } from '../ledger/blockhash-queue.ts';
 import { lockLedger } from '../ledger/ledger-lock.ts';
-import type { AccountsDb } from '../ledger/bank.ts';
+import { openChain, writeGenesis } from '../ledger/open-chain.ts';
 import { builtinPrograms } from '../runtime/programs/index.ts';
 import { initEncodings } from '../rpc/encoding/account.ts';
 import type { RpcContext } from '../rpc/context.ts';
 import { Dispatcher } from '../rpc/dispatcher.ts';
 import { nativeMethods } from '../rpc/methods/index.ts';
 import { openLmdbStore } from '../store/lmdb-store.ts';
-import type { BlockHeader, ChainMeta, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { createHttpServer, listen } from './http.ts';
 import type { NodeOptions } from './options.ts';
 import { startPubsubServer, type PubsubServer } from '../pubsub/server.ts';
@@ -64,43 +63,6 @@ function prepareLedgerDir(ledger: string, reset: boolean): void {
   }
 }
 
-async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string): Promise<ChainMeta> {
-  const blockhash = blockhashOf(genesisHash, 0, []);
-  const meta: ChainMeta = {
-    slot: 0,
-    blockhash,
-    blockTime: config.creationTime,
-    transactionCount: 0,
-    lamportsPerSignature: config.feeRateGovernor.minLamportsPerSignature,
-    totalSupply: config.accounts.reduce((n, a) => n + a.lamports, 0),
-    burned: 0,
-    extensions: {},
-  };
-  await store.writeGenesis({ config, hash: genesisHash });
-  await store.commitSlot({
-    block: { slot: 0, parentSlot: 0, blockhash, previousBlockhash: genesisHash, blockTime: config.creationTime, blockHeight: 0, transactionCount: 0, rewards: [], transactions: [] },
-    accounts: config.accounts.map((a) => [
-      a.address,
-      { lamports: a.lamports, data: new Uint8Array(Buffer.from(a.data, 'base64')), owner: a.owner, executable: a.executable, rentEpoch: 0 },
-    ]),
-    meta,
-  });
-  return meta;
-}
-
-async function recentHistory(store: Store, meta: ChainMeta): Promise<{ headers: BlockHeader[]; statuses: Array<[string, SignatureStatus]> }> {
-  const first = Math.max(0, meta.slot - MAX_RECENT_BLOCKHASHES + 1);
-  const headers: BlockHeader[] = [];
-  const statuses: Array<[string, SignatureStatus]> = [];
-  for (const slot of await store.getBlockSlots(first, meta.slot, MAX_RECENT_BLOCKHASHES)) {
-    const block = await store.getBlock(slot);
-    if (!block) continue;
-    headers.push(block);
-    block.transactions.forEach((t, index) => statuses.push([t.signature, { slot, index, err: t.meta.err }]));
-  }
-  return { headers, statuses };
-}
-
 export async function startNode(options: NodeOptions): Promise<RunningNode> {
   prepareLedgerDir(options.ledger, options.reset);
   const files = ledgerFiles(options.ledger);
@@ -117,7 +79,6 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     let genesisRecord = (await store.readGenesis()) as { config: GenesisConfig; hash: string } | null;
     let keys: LedgerKeys;
     let createdLedger = false;
-    let meta = await store.readMeta();
     if (!genesisRecord) {
       const made = createGenesis({
         ledger: options.ledger,
@@ -127,32 +88,22 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
         devAccountLamports: options.devAccountLamports,
       });
       const hash = genesisHashOf(made.config);
-      meta = await writeGenesis(store, made.config, hash);
+      await writeGenesis(store, made.config, hash);
       genesisRecord = { config: made.config, hash };
       keys = made.keys;
       createdLedger = true;
     } else {
       keys = readLedgerKeys(options.ledger, genesisRecord.config);
     }
-    if (!meta) throw new LedgerError(`the ledger at ${options.ledger} has a genesis but no slots; start it with --reset`);
-
-    const accounts: AccountsDb = new Map();
-    for await (const [k, a] of store.loadAccounts()) accounts.set(k, a);
-    const { headers, statuses } = await recentHistory(store, meta);
-    const chain = new Chain({
+    const chain = await openChain({
       store,
       genesis: genesisRecord.config,
       genesisHash: genesisRecord.hash,
       programs: builtinPrograms,
-      accounts,
-      meta,
-      recentHeaders: headers,
-      recentStatuses: statuses,
       slotMs: options.slotMs,
       rootDepth: options.rootDepth,
       limitLedgerSize: options.limitLedgerSize,
     });
-    chain.firstAvailableSlot = (await store.firstAvailableSlot()) ?? 0;
 
     const ctx: RpcContext = {
       chain,

@@ -1,3 +1,4 @@
+import { openChain, writeGenesis } from '../../node-core/ledger/open-chain.ts';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -6,19 +7,19 @@ import path from 'node:path';
 import { ByteWriter } from '../../node-core/common/bytes.ts';
 import { INCINERATOR_ID, SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
-import type { AccountsDb, Bank } from '../../node-core/ledger/bank.ts';
-import { MAX_PROCESSING_AGE, MAX_RECENT_BLOCKHASHES } from '../../node-core/ledger/blockhash-queue.ts';
-import { Chain, blockhashOf, normalizeCommitment, type SignatureStatus } from '../../node-core/ledger/chain.ts';
+import type { Bank } from '../../node-core/ledger/bank.ts';
+import { MAX_PROCESSING_AGE } from '../../node-core/ledger/blockhash-queue.ts';
+import { Chain, blockhashOf, normalizeCommitment } from '../../node-core/ledger/chain.ts';
 import { durableNonceOf } from '../../node-core/ledger/durable-nonce.ts';
 import { createGenesis, genesisHashOf, LAMPORTS_PER_SOL } from '../../node-core/ledger/genesis.ts';
-import { DEFAULT_FEE_RATE_GOVERNOR, nextLamportsPerSignature, type GenesisConfig } from '../../node-core/ledger/genesis-config.ts';
+import { DEFAULT_FEE_RATE_GOVERNOR, nextLamportsPerSignature } from '../../node-core/ledger/genesis-config.ts';
 import { minimumBalanceForRentExemption, type Account } from '../../node-core/runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../../node-core/runtime/errors.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
 import { decodeNonceState, nonceAccountData, NONCE_ACCOUNT_LENGTH } from '../../node-core/runtime/programs/nonce-account.ts';
 import { SYSVAR_RECENT_BLOCKHASHES_ID, SYSVAR_RENT_ID } from '../../node-core/runtime/sysvars.ts';
 import { MemoryStore } from '../../node-core/store/memory-store.ts';
-import type { BlockHeader, ChainMeta, Store } from '../../node-core/store/store.ts';
+import type { Store } from '../../node-core/store/store.ts';
 import { buildTransaction, compileMessage, setComputeUnitLimitIx, setComputeUnitPriceIx, signMessage, transferIx, type InstructionSpec } from '../helpers/tx-builder.ts';
 
 const FEE = 5000;
@@ -39,54 +40,9 @@ const GENESIS_HASH = genesisHashOf(GENESIS);
 const GENESIS_TOTAL = GENESIS.accounts.reduce((n, a) => n + a.lamports, 0);
 const dev = KEYS.devAccounts;
 
-/** start.ts's writeGenesis: the genesis record and slot 0. */
-async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string): Promise<ChainMeta> {
-  const blockhash = blockhashOf(genesisHash, 0, []);
-  const meta: ChainMeta = {
-    slot: 0,
-    blockhash,
-    blockTime: config.creationTime,
-    transactionCount: 0,
-    lamportsPerSignature: config.feeRateGovernor.minLamportsPerSignature,
-    totalSupply: config.accounts.reduce((n, a) => n + a.lamports, 0),
-    burned: 0,
-    extensions: {},
-  };
-  await store.writeGenesis({ config, hash: genesisHash });
-  await store.commitSlot({
-    block: { slot: 0, parentSlot: 0, blockhash, previousBlockhash: genesisHash, blockTime: config.creationTime, blockHeight: 0, transactionCount: 0, rewards: [], transactions: [] },
-    accounts: config.accounts.map((a) => [a.address, { lamports: a.lamports, data: new Uint8Array(Buffer.from(a.data, 'base64')), owner: a.owner, executable: a.executable, rentEpoch: 0 }]),
-    meta,
-  });
-  return meta;
-}
-
-/** start.ts's way of building a Chain over a store. */
-async function chainFromStore(store: Store, rootDepth = ROOT_DEPTH): Promise<Chain> {
-  const meta = (await store.readMeta())!;
-  const accounts: AccountsDb = new Map();
-  for await (const [k, a] of store.loadAccounts()) accounts.set(k, a);
-  const headers: BlockHeader[] = [];
-  const statuses: Array<[string, SignatureStatus]> = [];
-  const first = Math.max(0, meta.slot - MAX_RECENT_BLOCKHASHES + 1);
-  for (const slot of await store.getBlockSlots(first, meta.slot, MAX_RECENT_BLOCKHASHES)) {
-    const block = (await store.getBlock(slot))!;
-    headers.push(block);
-    block.transactions.forEach((t, index) => statuses.push([t.signature, { slot, index, err: t.meta.err }]));
-  }
-  return new Chain({
-    store,
-    genesis: GENESIS,
-    genesisHash: GENESIS_HASH,
-    programs: builtinPrograms,
-    accounts,
-    meta,
-    recentHeaders: headers,
-    recentStatuses: statuses,
-    slotMs: 400,
-    rootDepth,
-  });
-}
+/** A Chain over the store, as start.ts opens one. */
+const chainFromStore = (store: Store, rootDepth = ROOT_DEPTH) =>
+  openChain({ store, genesis: GENESIS, genesisHash: GENESIS_HASH, programs: builtinPrograms, slotMs: 400, rootDepth });
 
 async function newChain(rootDepth = ROOT_DEPTH): Promise<{ chain: Chain; store: MemoryStore }> {
   const store = new MemoryStore();

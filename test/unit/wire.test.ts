@@ -4,7 +4,6 @@ import {
   AddressLookupTableAccount,
   ComputeBudgetProgram,
   Keypair as Web3Keypair,
-  Message as Web3Message,
   MessageV0,
   PublicKey,
   SystemProgram,

@@ -10,7 +10,6 @@ import {
   bool,
   commitment,
   config,
-  fail,
   oneOf,
   optional,
   parseParams,

@@ -1,0 +1,61 @@
+/**
+ * Writing a new ledger's genesis into a store, and rebuilding a Chain from what a store holds (the
+ * accounts, the chain counters, and the recent blocks that feed the blockhash queue and status cache).
+ */
+import type { ProgramRegistry } from '../runtime/program.ts';
+import type { BlockHeader, ChainMeta, Store } from '../store/store.ts';
+import type { AccountsDb } from './bank.ts';
+import { MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
+import { Chain, blockhashOf, type ChainParams, type SignatureStatus } from './chain.ts';
+import type { GenesisConfig } from './genesis-config.ts';
+
+/** Writes the genesis record and slot 0 (the genesis accounts); returns the chain counters after it. */
+export async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string): Promise<ChainMeta> {
+  const blockhash = blockhashOf(genesisHash, 0, []);
+  const meta: ChainMeta = {
+    slot: 0,
+    blockhash,
+    blockTime: config.creationTime,
+    transactionCount: 0,
+    lamportsPerSignature: config.feeRateGovernor.minLamportsPerSignature,
+    totalSupply: config.accounts.reduce((n, a) => n + a.lamports, 0),
+    burned: 0,
+    extensions: {},
+  };
+  await store.writeGenesis({ config, hash: genesisHash });
+  await store.commitSlot({
+    block: { slot: 0, parentSlot: 0, blockhash, previousBlockhash: genesisHash, blockTime: config.creationTime, blockHeight: 0, transactionCount: 0, rewards: [], transactions: [] },
+    accounts: config.accounts.map((a) => [
+      a.address,
+      { lamports: a.lamports, data: new Uint8Array(Buffer.from(a.data, 'base64')), owner: a.owner, executable: a.executable, rentEpoch: 0 },
+    ]),
+    meta,
+  });
+  return meta;
+}
+
+export type OpenChainParams = Pick<ChainParams, 'store' | 'genesis' | 'genesisHash' | 'programs' | 'slotMs' | 'rootDepth' | 'limitLedgerSize' | 'sealHooks'> & {
+  programs: ProgramRegistry;
+};
+
+export class LedgerStateError extends Error {}
+
+/** A Chain over everything the store holds, resuming after its newest slot. */
+export async function openChain(p: OpenChainParams): Promise<Chain> {
+  const meta = await p.store.readMeta();
+  if (!meta) throw new LedgerStateError('the ledger has a genesis but no slots; start it with --reset');
+  const accounts: AccountsDb = new Map();
+  for await (const [k, a] of p.store.loadAccounts()) accounts.set(k, a);
+  const headers: BlockHeader[] = [];
+  const statuses: Array<[string, SignatureStatus]> = [];
+  const first = Math.max(0, meta.slot - MAX_RECENT_BLOCKHASHES + 1);
+  for (const slot of await p.store.getBlockSlots(first, meta.slot, MAX_RECENT_BLOCKHASHES)) {
+    const block = await p.store.getBlock(slot);
+    if (!block) continue;
+    headers.push(block);
+    block.transactions.forEach((t, index) => statuses.push([t.signature, { slot, index, err: t.meta.err }]));
+  }
+  const chain = new Chain({ ...p, accounts, meta, recentHeaders: headers, recentStatuses: statuses });
+  chain.firstAvailableSlot = (await p.store.firstAvailableSlot()) ?? 0;
+  return chain;
+}
