@@ -62,6 +62,17 @@ export class AccountNotifier {
     }
   }
 
+  /** Processed level: accounts the seal itself changed (the leader's fee deposit), not a transaction. */
+  onSealed(level: Level, bank: Bank): void {
+    if (level.accounts.size === 0 && level.programs.size === 0) return;
+    const writes: Array<[Address, Account]> = [];
+    for (const r of bank.rewards) {
+      const account = bank.changes.get(r.pubkey);
+      if (account) writes.push([r.pubkey, account]);
+    }
+    this.onTransaction(level, bank.slot, writes);
+  }
+
   /** Confirmed or finalized level: a slot's final changes, context = that slot. */
   onBank(level: Level, bank: Bank): void {
     const changes = bank.changes;

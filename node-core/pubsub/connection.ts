@@ -5,6 +5,7 @@
  * reader too slow to follow the chain: the connection is dropped with a logged reason rather
  * than letting it hold memory or slow anyone else.
  */
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { Dispatcher } from '../rpc/dispatcher.ts';
 import { pubsubMethods, type PubsubContext } from './methods.ts';
@@ -44,7 +45,7 @@ export class Connection implements Subscriber {
     readonly remote: string,
     private readonly deps: ConnectionDeps,
   ) {
-    this.ctx = { conn: this, registry: deps.registry, notifier: deps.notifier, enableVoteSubscription: deps.enableVoteSubscription, afterResponse: [] };
+    this.ctx = { conn: this, registry: deps.registry, notifier: deps.notifier, enableVoteSubscription: deps.enableVoteSubscription };
     this.dispatcher = new Dispatcher(pubsubMethods, this.ctx);
     ws.on('message', (data) => {
       this.alive = true;
@@ -59,13 +60,11 @@ export class Connection implements Subscriber {
   }
 
   private handle(text: string): void {
-    // Handlers run synchronously inside handleBody, so this message's follow-ups land here.
-    const after: Array<() => void> = [];
-    this.ctx.afterResponse = after;
+    // Frames already read when the connection was dropped must not subscribe anything.
+    if (this.closed) return;
     this.dispatcher.handleBody(text).then(
       (answer) => {
         if (answer !== null) this.send(answer);
-        for (const fn of after) fn();
       },
       (e) => this.deps.log(`isthmus: pubsub: request from ${this.remote} failed: ${String(e)}`),
     );
@@ -75,13 +74,11 @@ export class Connection implements Subscriber {
     if (!this.closed) this.ws.ping();
   }
 
-  get isOpen(): boolean {
-    return !this.closed;
-  }
-
   send(json: string): void {
     if (this.closed) return;
-    if (this.head === this.queue.length && this.ws.bufferedAmount < this.deps.limits.highWaterBytes) {
+    if (this.head === this.queue.length && this.unsentBytes() < this.deps.limits.highWaterBytes) {
+      this.cork();
+      this.corkedBytes += json.length;
       this.ws.send(json, this.onWritten);
       return;
     }
@@ -91,21 +88,48 @@ export class Connection implements Subscriber {
     const queued = this.queue.length - this.head;
     if (queued > maxQueuedMessages || this.queuedBytes > maxQueuedBytes) {
       this.drop(
-        `slow reader: ${queued} notifications (${this.queuedBytes} bytes) waiting behind ${this.ws.bufferedAmount} unsent bytes ` +
+        `slow reader: ${queued} notifications (${this.queuedBytes} bytes) waiting behind ${this.unsentBytes()} unsent bytes ` +
           `(bounds: ${maxQueuedMessages} notifications, ${maxQueuedBytes} bytes)`,
       );
       this.deps.onSlowReader();
     }
   }
 
+  private corked = false;
+  private corkedBytes = 0;
+
+  /**
+   * Messages sent in one turn of the event loop leave in one socket write (a slot's notifications
+   * to one client are often many). `_socket` is ws's own socket; without it nothing is corked.
+   */
+  private cork(): void {
+    if (this.corked) return;
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
+    if (!socket) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.corkedBytes = 0;
+      socket.uncork();
+    });
+  }
+
+  /** Bytes the peer has not taken yet: what the socket holds, less this turn's corked batch. */
+  private unsentBytes(): number {
+    return this.ws.bufferedAmount - this.corkedBytes;
+  }
+
   /** Called as each message leaves for the socket: room for more of the queue. */
   private readonly onWritten = (err?: Error): void => {
     if (err || this.head === this.queue.length) return;
     const high = this.deps.limits.highWaterBytes;
-    while (this.head < this.queue.length && this.ws.bufferedAmount < high) {
+    while (this.head < this.queue.length && this.unsentBytes() < high) {
       const json = this.queue[this.head]!;
       this.queue[this.head++] = '';
       this.queuedBytes -= json.length;
+      this.cork();
+      this.corkedBytes += json.length;
       this.ws.send(json, this.onWritten);
     }
     if (this.head === this.queue.length) {

@@ -39,6 +39,7 @@ export function attachNotifier(chain: Chain, registry: Registry, log: (line: str
     },
     sealed: (bank) => {
       memo.onSealed(bank);
+      accounts.onSealed(processed, bank);
       slots.onSealed(bank);
     },
     confirmed: (bank) => {

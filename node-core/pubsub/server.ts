@@ -58,8 +58,9 @@ export async function startPubsubServer(o: PubsubOptions): Promise<PubsubServer>
     res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
     res.end('This is the PubSub WebSocket endpoint: connect with a WebSocket client\n');
   });
-  const wss = new WebSocketServer({ server: httpServer, maxPayload: limits.maxPayloadBytes, perMessageDeflate: false });
   const port = await listen(httpServer, o.port, o.host, '--rpc-pubsub-port');
+  // Attached only once listening: a WebSocketServer re-emits its server's errors (a taken port) as its own.
+  const wss = new WebSocketServer({ server: httpServer, maxPayload: limits.maxPayloadBytes, perMessageDeflate: false });
 
   const notifier = attachNotifier(o.chain, registry, log);
   const connections = new Set<Connection>();

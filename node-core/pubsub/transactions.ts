@@ -60,6 +60,7 @@ export class TransactionNotifier {
    * the subscribe response). Statuses older than the status cache are looked up in the store.
    */
   notifyIfReached(sub: SignatureSub): void {
+    if (this.registry.get(sub.id) !== sub) return;
     const status = this.chain.signatureStatus(sub.signature);
     if (status) {
       if (reached(this.chain, status, sub.commitment)) this.finish(sub, status.slot, status.err);

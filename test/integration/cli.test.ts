@@ -145,10 +145,6 @@ describe('help and flag errors', () => {
 
   test(
     'a taken PubSub port: a one-line error naming the port and --rpc-pubsub-port, non-zero exit',
-    // TODO until node-core/pubsub/server.ts handles the WebSocketServer's 'error' event: the
-    // server's EADDRINUSE is re-emitted on the WebSocketServer, which has no listener, so the
-    // process dies with an uncaught stack trace instead of the one-line message.
-    { todo: 'pubsub/server.ts: WebSocketServer re-emits EADDRINUSE with no error listener' },
     async () => {
       const r = await withTakenPort((taken, free) => ['--rpc-port', String(free), '--rpc-pubsub-port', String(taken)]);
       assert.notEqual(r.code, 0);

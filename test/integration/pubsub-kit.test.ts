@@ -29,8 +29,9 @@ import { startTestNode, type TestNode } from '../helpers/node.ts';
 const SYSTEM = address('11111111111111111111111111111111');
 
 let node: TestNode;
-let rpc: ReturnType<typeof createSolanaRpc>;
-let rpcSubscriptions: ReturnType<typeof createSolanaRpcSubscriptions>;
+const clients = (rpcUrl: string, pubsubUrl: string) => ({ rpc: createSolanaRpc(rpcUrl), rpcSubscriptions: createSolanaRpcSubscriptions(pubsubUrl) });
+let rpc: ReturnType<typeof clients>['rpc'];
+let rpcSubscriptions: ReturnType<typeof clients>['rpcSubscriptions'];
 let payer: KeyPairSigner;
 const abort = new AbortController();
 
@@ -61,16 +62,38 @@ async function signedTransfer(to: Address, lamports: bigint) {
   return signTransactionMessageWithSigners(message);
 }
 
-/** The first item of a subscription's async iterator. */
-async function first<T>(iterable: AsyncIterable<T>, pred: (v: T) => boolean = () => true): Promise<T> {
-  for await (const v of iterable) if (pred(v)) return v;
-  throw new Error('subscription ended');
+/**
+ * Reads a subscription from now on: kit's iterators only hear notifications once polled, so a
+ * background loop polls at once and buffers; `read(pred)` takes the first matching item.
+ */
+function reader<T>(iterable: AsyncIterable<T>) {
+  const buffer: T[] = [];
+  let wake = (): void => {};
+  let ended = false;
+  void (async () => {
+    try {
+      for await (const v of iterable) {
+        buffer.push(v);
+        wake();
+      }
+    } finally {
+      ended = true;
+      wake();
+    }
+  })().catch(() => {});
+  return async (pred: (v: T) => boolean = () => true): Promise<T> => {
+    for (;;) {
+      const i = buffer.findIndex(pred);
+      if (i >= 0) return buffer.splice(i, 1)[0]!;
+      if (ended) throw new Error('subscription ended');
+      await new Promise<void>((r) => (wake = r));
+    }
+  };
 }
 
 before(async () => {
   node = await startTestNode({ rootDepth: 4 });
-  rpc = createSolanaRpc(node.rpcUrl);
-  rpcSubscriptions = createSolanaRpcSubscriptions(node.pubsubUrl);
+  ({ rpc, rpcSubscriptions } = clients(node.rpcUrl, node.pubsubUrl));
   payer = await createKeyPairSignerFromBytes(node.keys.devAccounts[7]!.secretKey);
 });
 
@@ -80,78 +103,88 @@ after(async () => {
 });
 
 describe('@solana/kit rpcSubscriptions', () => {
-  it('sendAndConfirmTransactionFactory confirms a transfer at confirmed and at finalized', async () => {
+  it('sendAndConfirmTransactionFactory sends a transfer and confirms it over signatureNotifications', async () => {
     const sendAndConfirm = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions });
     const to = (await generateKeyPairSigner()).address;
-    for (const commitment of ['confirmed', 'finalized'] as const) {
-      const tx = await signedTransfer(to, 1_000_000_000n);
-      await sendAndConfirm(tx as Parameters<typeof sendAndConfirm>[0], { commitment });
-      const sig = getSignatureFromTransaction(tx);
-      const { value } = await rpc.getSignatureStatuses([sig]).send();
+    for (let i = 1n; i <= 3n; i++) {
+      const tx = await signedTransfer(to, i * 1_000_000_000n);
+      await sendAndConfirm(tx as Parameters<typeof sendAndConfirm>[0], { commitment: 'confirmed' });
+      const { value } = await rpc.getSignatureStatuses([getSignatureFromTransaction(tx)]).send();
       assert.equal(value[0]!.err, null);
-      // At finalized the first status check cannot pass yet (roots trail by 4 slots): the
-      // signatureNotification is what confirmed it.
-      assert.ok(commitment === 'confirmed' ? value[0]!.confirmationStatus !== 'processed' : value[0]!.confirmationStatus === 'finalized');
+      assert.notEqual(value[0]!.confirmationStatus, 'processed');
     }
-    const { value: balance } = await rpc.getBalance(to, { commitment: 'finalized' }).send();
-    assert.equal(balance, 2_000_000_000n);
+    const { value: balance } = await rpc.getBalance(to, { commitment: 'confirmed' }).send();
+    assert.equal(balance, 6_000_000_000n);
+  });
+
+  it('sendAndConfirm at finalized (kit omits the commitment) returns only once the transfer is rooted', async () => {
+    const sendAndConfirm = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions });
+    const to = (await generateKeyPairSigner()).address;
+    const tx = await signedTransfer(to, 2_000_000_000n);
+    await sendAndConfirm(tx as Parameters<typeof sendAndConfirm>[0], { commitment: 'finalized' });
+    const { value } = await rpc.getSignatureStatuses([getSignatureFromTransaction(tx)]).send();
+    assert.equal(value[0]!.confirmationStatus, 'finalized');
+    const { value: balance } = await rpc.getBalance(to).send();
+    assert.equal(balance, 2_000_000_000n, 'the finalized bank already has the transfer');
   });
 
   it('accountNotifications, logsNotifications and signatureNotifications for one transfer', async () => {
     const to = (await generateKeyPairSigner()).address;
     const signal = abort.signal;
-    const accounts = await rpcSubscriptions.accountNotifications(to, { commitment: 'confirmed', encoding: 'base64' }).subscribe({ abortSignal: signal });
-    const logs = await rpcSubscriptions.logsNotifications({ mentions: [to] }, { commitment: 'processed' }).subscribe({ abortSignal: signal });
+    const accounts = reader(await rpcSubscriptions.accountNotifications(to, { commitment: 'confirmed', encoding: 'base64' }).subscribe({ abortSignal: signal }));
+    const logs = reader(await rpcSubscriptions.logsNotifications({ mentions: [to] }, { commitment: 'processed' }).subscribe({ abortSignal: signal }));
     const tx = await signedTransfer(to, 3_000_000_000n);
     const sig = getSignatureFromTransaction(tx);
-    const signature = await rpcSubscriptions
-      .signatureNotifications(sig, { commitment: 'finalized', enableReceivedNotification: true })
-      .subscribe({ abortSignal: signal });
+    const signature = reader(
+      await rpcSubscriptions.signatureNotifications(sig, { commitment: 'confirmed', enableReceivedNotification: true }).subscribe({ abortSignal: signal }),
+    );
     await rpc.sendTransaction(getBase64EncodedWireTransaction(tx), { encoding: 'base64', skipPreflight: true }).send();
 
-    const account = await first(accounts);
+    const account = await accounts();
     assert.equal(account.value.lamports, 3_000_000_000n);
     assert.equal(account.value.owner, SYSTEM);
     assert.deepEqual(account.value.data, ['', 'base64']);
     const slot = account.context.slot;
 
-    const log = await first(logs);
+    const log = await logs();
     assert.equal(log.value.signature, sig);
     assert.equal(log.value.err, null);
     assert.equal(log.context.slot, slot);
     assert.deepEqual(log.value.logs, [`Program ${SYSTEM} invoke [1]`, `Program ${SYSTEM} success`]);
 
-    const received = await first(signature);
+    const received = await signature();
     assert.equal(received.value, 'receivedSignature');
-    const final = await first(signature);
+    const final = await signature();
     assert.deepEqual(final.value, { err: null });
     assert.equal(final.context.slot, slot);
-    assert.ok(BigInt(node.chain.rootSlot) >= slot);
+    assert.ok(BigInt(node.chain.confirmedSlot) >= slot);
   });
 
   it('programNotifications with a filter', async () => {
     const signal = abort.signal;
-    const sub = await rpcSubscriptions
-      .programNotifications(SYSTEM, { commitment: 'processed', encoding: 'base64', filters: [{ dataSize: 0n }] })
-      .subscribe({ abortSignal: signal });
+    const sub = reader(
+      await rpcSubscriptions
+        .programNotifications(SYSTEM, { commitment: 'processed', encoding: 'base64', filters: [{ dataSize: 0n }] })
+        .subscribe({ abortSignal: signal }),
+    );
     const to = (await generateKeyPairSigner()).address;
     const tx = await signedTransfer(to, 4_000_000_000n);
     await rpc.sendTransaction(getBase64EncodedWireTransaction(tx), { encoding: 'base64', skipPreflight: true }).send();
-    const n = await first(sub, (v) => v.value.pubkey === to);
+    const n = await sub((v) => v.value.pubkey === to);
     assert.equal(n.value.account.lamports, 4_000_000_000n);
     assert.equal(n.value.account.space, 0n);
   });
 
   it('slotNotifications and rootNotifications', async () => {
     const signal = abort.signal;
-    const slots = await rpcSubscriptions.slotNotifications().subscribe({ abortSignal: signal });
-    const roots = await rpcSubscriptions.rootNotifications().subscribe({ abortSignal: signal });
-    const a = await first(slots);
-    const b = await first(slots);
+    const slots = reader(await rpcSubscriptions.slotNotifications().subscribe({ abortSignal: signal }));
+    const roots = reader(await rpcSubscriptions.rootNotifications().subscribe({ abortSignal: signal }));
+    const a = await slots();
+    const b = await slots();
     assert.equal(b.slot, a.slot + 1n);
     assert.equal(b.parent, a.slot);
-    const r1 = await first(roots);
-    const r2 = await first(roots);
+    const r1 = await roots();
+    const r2 = await roots();
     assert.equal(r2, r1 + 1n);
   });
 });

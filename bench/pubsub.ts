@@ -1,0 +1,338 @@
+/**
+ * bench/pubsub: PubSub under a transfer load. The node runs in this process; the clients and the
+ * load each run in a worker thread (as separate programs would), so their work does not share the
+ * node's event loop.
+ *
+ * - clients: 100 connections × 10 slotSubscribe, plus 1,000 accountSubscribe (10 per connection)
+ *   on the accounts the load pays to;
+ * - load: pre-signed transfers from the dev accounts to those 1,000 accounts, sent over HTTP
+ *   (sendTransaction, with preflight) at a steady rate (default 1,000/s);
+ * - latency: from the chain event that makes a notification due (a new slot; the bank reaching the
+ *   subscription's commitment) to the client's receipt; both sides read the same clock
+ *   (performance.timeOrigin + performance.now()), the node side stamping before PubSub runs.
+ * - delivered/expected: every notification the chain events of the measured window call for,
+ *   counted on the node side, against what the clients received.
+ *
+ *   npm run bench:pubsub [-- --rate 1000 --seconds 15 --commitment confirmed --slot-ms 400]
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import WebSocket from 'ws';
+import { ByteWriter } from '../node-core/common/bytes.ts';
+import { SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress } from '../node-core/common/pubkey.ts';
+import { keypairFromSeed, sign, type Keypair } from '../node-core/keys/keypair.ts';
+import { serializeMessage, serializeTransaction } from '../node-core/runtime/wire.ts';
+
+const CONNECTIONS = 100;
+const SLOT_SUBS_PER_CONNECTION = 10;
+const ACCOUNTS = 1_000;
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Config {
+  rate: number;
+  seconds: number;
+  commitment: 'processed' | 'confirmed' | 'finalized';
+  slotMs: number;
+}
+
+/** A notification as the clients saw it: which event it answers, and when it arrived. */
+type Receipt = [key: string, at: number];
+
+// ---------------------------------------------------------------- clients (worker)
+
+async function runClients(pubsubUrl: string, accounts: string[], commitment: string): Promise<void> {
+  const receipts: Receipt[] = [];
+  const sockets: WebSocket[] = [];
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, c) => {
+      const ws = new WebSocket(pubsubUrl, { perMessageDeflate: false });
+      sockets.push(ws);
+      await new Promise((r, j) => ws.once('open', r).once('error', j));
+      const kinds = new Map<number, 'slot' | 'account'>();
+      const accountOf = new Map<number, string>();
+      const pending = new Map<number, (id: number) => void>();
+      ws.on('message', (data) => {
+        const at = now();
+        const msg = JSON.parse(String(data));
+        if (msg.id !== undefined) {
+          if (msg.error) errors++;
+          pending.get(msg.id)?.(msg.result);
+          return;
+        }
+        const r = msg.params.result;
+        if (kinds.get(msg.params.subscription) === 'slot') receipts.push([`slot|${r.slot}`, at]);
+        else receipts.push([`account|${accountOf.get(msg.params.subscription)}|${r.context.slot}|${r.value.lamports}`, at]);
+      });
+      let nextId = 1;
+      const request = (method: string, params: unknown[]) =>
+        new Promise<number>((resolve) => {
+          const id = nextId++;
+          pending.set(id, resolve);
+          ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+        });
+      const subs: Array<Promise<void>> = [];
+      for (let i = 0; i < SLOT_SUBS_PER_CONNECTION; i++) subs.push(request('slotSubscribe', []).then((id) => void kinds.set(id, 'slot')));
+      for (const address of accounts.slice(c * 10, c * 10 + 10)) {
+        subs.push(
+          request('accountSubscribe', [address, { commitment, encoding: 'base64' }]).then((id) => {
+            kinds.set(id, 'account');
+            accountOf.set(id, address);
+          }),
+        );
+      }
+      await Promise.all(subs);
+    }),
+  );
+  parentPort!.postMessage({ type: 'ready', errors });
+  await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
+  for (const ws of sockets) ws.close();
+  parentPort!.postMessage({ type: 'receipts', receipts });
+}
+
+// ---------------------------------------------------------------- load (worker)
+
+function presign(payers: Keypair[], recipients: string[], blockhash: string, count: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    const payer = payers[i % payers.length]!;
+    const message = serializeMessage(
+      {
+        version: 'legacy',
+        header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
+        accountKeys: [payer.address, recipients[i % recipients.length]!, SYSTEM_PROGRAM_ID],
+        recentBlockhash: blockhash,
+        // Distinct amounts keep every signature distinct; all stay above rent exemption.
+        instructions: [{ programIdIndex: 2, accounts: [0, 1], data: new ByteWriter(12).u32(2).u64(1_000_000 + i).finish() }],
+        addressTableLookups: [],
+      },
+      addressToBytes,
+    );
+    out.push(serializeTransaction([sign(payer, message)], message));
+  }
+  return out;
+}
+
+async function runLoad(rpcUrl: string, seeds: Uint8Array[], recipients: string[], blockhash: string, cfg: Config): Promise<void> {
+  const payers = seeds.map((s) => keypairFromSeed(s));
+  const count = cfg.rate * cfg.seconds;
+  const wires = presign(payers, recipients, blockhash, count);
+  parentPort!.postMessage({ type: 'signed' });
+  await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const target = new URL(rpcUrl);
+  let errors = 0;
+  let firstError: string | undefined;
+  let inFlight = 0;
+  const post = (body: string) =>
+    new Promise<void>((resolve) => {
+      inFlight++;
+      const req = http.request(
+        { host: target.hostname, port: target.port, path: '/', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            const n = text.split('"error"').length - 1;
+            if (n) {
+              errors += n;
+              firstError ??= text.slice(0, 300);
+            }
+            inFlight--;
+            resolve();
+          });
+        },
+      );
+      req.on('error', (e) => {
+        errors++;
+        firstError ??= String(e);
+        inFlight--;
+        resolve();
+      });
+      req.end(body);
+    });
+  // Every 10 ms, what is due goes out as one JSON-RPC batch.
+  const start = performance.now();
+  let sent = 0;
+  const posts: Array<Promise<void>> = [];
+  while (sent < count) {
+    const due = Math.min(count, Math.floor(((performance.now() - start) / 1000) * cfg.rate));
+    if (due > sent && inFlight < 64) {
+      const batch = wires.slice(sent, due).map((w, i) => ({
+        jsonrpc: '2.0',
+        id: sent + i,
+        method: 'sendTransaction',
+        params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }],
+      }));
+      sent = due;
+      posts.push(post(JSON.stringify(batch)));
+    }
+    await sleep(10);
+  }
+  await Promise.all(posts);
+  agent.destroy();
+  parentPort!.postMessage({ type: 'done', sent, errors, firstError, seconds: (performance.now() - start) / 1000 });
+}
+
+// ---------------------------------------------------------------- node and report (main)
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+
+/** This file in a worker thread; Node 20 does not carry `--import tsx` into workers, so register it there. */
+function tsWorker(data: object): Worker {
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: data });
+}
+
+function nextMessage<T>(w: Worker, type: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: { type: string }) => {
+      if (m.type !== type) return;
+      w.off('message', onMessage);
+      resolve(m as T);
+    };
+    w.on('message', onMessage);
+    w.once('error', reject);
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rate: { type: 'string', default: '1000' },
+      seconds: { type: 'string', default: '15' },
+      commitment: { type: 'string', default: 'confirmed' },
+      'slot-ms': { type: 'string', default: '400' },
+    },
+  });
+  const cfg: Config = {
+    rate: Number(values.rate),
+    seconds: Number(values.seconds),
+    commitment: values.commitment as Config['commitment'],
+    slotMs: Number(values['slot-ms']),
+  };
+  const { startNode } = await import('../node-core/server/start.ts');
+  const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-pubsub-'));
+  const node = await startNode({
+    rpcPort: 0,
+    bindAddress: '127.0.0.1',
+    ledger,
+    reset: false,
+    slotMs: cfg.slotMs,
+    quiet: true,
+    rootDepth: 32,
+    slotsPerEpoch: 432_000,
+    devAccountLamports: 100e12,
+    enableVoteSubscription: false,
+  });
+  const chain = node.chain;
+  console.log(
+    `bench/pubsub: ${CONNECTIONS} connections × ${SLOT_SUBS_PER_CONNECTION} slotSubscribe + ${ACCOUNTS} accountSubscribe ` +
+      `(${cfg.commitment}, base64); ${cfg.rate} transfers/s for ${cfg.seconds} s; ${cfg.slotMs} ms slots`,
+  );
+  try {
+    const recipients = Array.from({ length: ACCOUNTS }, () => bytesToAddress(crypto.randomBytes(32)));
+    const recipientSet = new Set(recipients);
+    const blockhash = chain.latestBlockhash('finalized').blockhash;
+    const seeds = node.keys.devAccounts.map((k) => k.secretKey.slice(0, 32));
+
+    const clients = tsWorker({ role: 'clients', pubsubUrl: node.pubsubUrl, accounts: recipients, commitment: cfg.commitment });
+    const load = tsWorker({ role: 'load', rpcUrl: node.rpcUrl, seeds, recipients, blockhash, cfg });
+    const [ready] = await Promise.all([nextMessage<{ errors: number }>(clients, 'ready'), nextMessage(load, 'signed')]);
+    if (ready.errors) throw new Error(`${ready.errors} subscriptions failed`);
+
+    // What the chain events of the window call for, stamped before PubSub handles them.
+    const due = new Map<string, { at: number; count: number }>();
+    const stamp = (key: string, count: number) => due.set(key, { at: now(), count });
+    const onSlot = (e: { slot: number }) => stamp(`slot|${e.slot}`, CONNECTIONS * SLOT_SUBS_PER_CONNECTION);
+    const onTransaction = (e: { slot: number; writes: Array<[string, { lamports: number }]> }) => {
+      for (const [a, acc] of e.writes) if (recipientSet.has(a)) stamp(`account|${a}|${e.slot}|${acc.lamports}`, 1);
+    };
+    const onBank = (bank: { slot: number; changes: Map<string, { lamports: number } | null> }) => {
+      for (const [a, acc] of bank.changes) if (recipientSet.has(a)) stamp(`account|${a}|${bank.slot}|${acc?.lamports ?? 0}`, 1);
+    };
+    const onRooted = (banks: Array<Parameters<typeof onBank>[0]>) => banks.forEach(onBank);
+    chain.prependListener('slot', onSlot);
+    const dueEvent = cfg.commitment === 'processed' ? 'transaction' : cfg.commitment === 'confirmed' ? 'confirmed' : 'rooted';
+    if (dueEvent === 'transaction') chain.prependListener('transaction', onTransaction);
+    else if (dueEvent === 'confirmed') chain.prependListener('confirmed', onBank);
+    else chain.prependListener('rooted', onRooted);
+    // Time PubSub spends inside the chain's event (what it costs the chain): stamped before and after it.
+    const work: number[] = [];
+    let begun = 0;
+    const begin = () => void (begun = performance.now());
+    const end = () => void work.push(performance.now() - begun);
+    for (const name of ['slot', dueEvent] as const) {
+      chain.prependListener(name, begin);
+      chain.on(name, end);
+    }
+
+    const txBefore = chain.totalTransactionCount;
+    const started = now();
+    load.postMessage('go');
+    const loadResult = await nextMessage<{ sent: number; errors: number; firstError?: string; seconds: number }>(load, 'done');
+    // Let the last transfers reach the commitment, then close the window.
+    const settleSlot = chain.processedSlot + (cfg.commitment === 'finalized' ? 34 : 3);
+    while (chain.processedSlot < settleSlot) await sleep(cfg.slotMs / 4);
+    chain.off('slot', onSlot);
+    chain.off('transaction', onTransaction);
+    chain.off('confirmed', onBank);
+    chain.off('rooted', onRooted);
+    for (const name of ['slot', dueEvent] as const) {
+      chain.off(name, begin);
+      chain.off(name, end);
+    }
+    const windowSeconds = (now() - started) / 1000;
+    await sleep(500);
+    clients.postMessage('stop');
+    const { receipts } = await nextMessage<{ receipts: Receipt[] }>(clients, 'receipts');
+    const processed = chain.totalTransactionCount - txBefore;
+
+    let expected = 0;
+    for (const d of due.values()) expected += d.count;
+    const latencies: Record<'slot' | 'account', number[]> = { slot: [], account: [] };
+    for (const [key, at] of receipts) {
+      const d = due.get(key);
+      if (!d) continue; // outside the measured window
+      latencies[key.startsWith('slot') ? 'slot' : 'account'].push(at - d.at);
+    }
+    const delivered = latencies.slot.length + latencies.account.length;
+    const all = [...latencies.slot, ...latencies.account].sort((a, b) => a - b);
+    latencies.slot.sort((a, b) => a - b);
+    latencies.account.sort((a, b) => a - b);
+    const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${(xs[xs.length - 1] ?? NaN).toFixed(1)} ms`;
+
+    console.log(`  load: ${loadResult.sent} transfers sent in ${loadResult.seconds.toFixed(1)} s (${(loadResult.sent / loadResult.seconds).toFixed(0)}/s), ${processed} processed, ${loadResult.errors} send errors${loadResult.firstError ? ` (first: ${loadResult.firstError})` : ''}`);
+    console.log(`  notifications: ${delivered} delivered / ${expected} expected (${((100 * delivered) / expected).toFixed(2)}%) over ${windowSeconds.toFixed(1)} s = ${(delivered / windowSeconds).toFixed(0)} notifications/s`);
+    console.log(`    slotNotification:    ${latencies.slot.length} (${fmt(latencies.slot)})`);
+    console.log(`    accountNotification: ${latencies.account.length} (${fmt(latencies.account)})`);
+    console.log(`  latency, chain event → client receipt, all: ${fmt(all)}`);
+    work.sort((a, b) => a - b);
+    console.log(`  PubSub work inside each slot/${dueEvent} event (the chain waits for it): ${fmt(work)} over ${work.length} events`);
+    await Promise.all([clients.terminate(), load.terminate()]);
+  } finally {
+    await node.close();
+    fs.rmSync(ledger, { recursive: true, force: true });
+  }
+}
+
+if (isMainThread) {
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+} else if (workerData.role === 'clients') {
+  void runClients(workerData.pubsubUrl, workerData.accounts, workerData.commitment);
+} else {
+  void runLoad(workerData.rpcUrl, workerData.seeds, workerData.recipients, workerData.blockhash, workerData.cfg);
+}
