@@ -25,7 +25,7 @@ async function benchIsthmus(): Promise<number> {
   const node = await startNodeProcess();
   try {
     const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
-    const wires = presignTransfers(node.faucet, value.blockhash, COUNT);
+    const wires = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count: COUNT });
     const bodies = wires.map((w, i) =>
       JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }),
     );
@@ -54,7 +54,7 @@ async function benchLiteSvm(): Promise<number> {
   const payer = generateKeypair();
   // LiteSVM's faucet holds less than a quadrillion lamports; a thousand SOL covers every transfer.
   svm.airdrop(payer.address as never, 1_000_000_000_000n as never);
-  const wires = presignTransfers(payer, svm.latestBlockhash(), COUNT);
+  const wires = presignTransfers({ payers: [payer], blockhash: svm.latestBlockhash(), count: COUNT });
   const decoder = getTransactionDecoder();
   const txs = wires.map((w) => decoder.decode(w));
   const start = performance.now();

@@ -15,7 +15,6 @@
  *
  *   npm run bench:pubsub [-- --rate 1000 --seconds 15 --commitment confirmed --slot-ms 400]
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -23,10 +22,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import WebSocket from 'ws';
-import { ByteWriter } from '../node-core/common/bytes.ts';
-import { SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress } from '../node-core/common/pubkey.ts';
-import { keypairFromSeed, sign, type Keypair } from '../node-core/keys/keypair.ts';
-import { serializeMessage, serializeTransaction } from '../node-core/runtime/wire.ts';
+import { keypairFromSeed } from '../node-core/keys/keypair.ts';
+import { presignTransfers, randomAddress } from './lib/transfers.ts';
 
 const CONNECTIONS = 100;
 const SLOT_SUBS_PER_CONNECTION = 10;
@@ -99,31 +96,10 @@ async function runClients(pubsubUrl: string, accounts: string[], commitment: str
 
 // ---------------------------------------------------------------- load (worker)
 
-function presign(payers: Keypair[], recipients: string[], blockhash: string, count: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < count; i++) {
-    const payer = payers[i % payers.length]!;
-    const message = serializeMessage(
-      {
-        version: 'legacy',
-        header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
-        accountKeys: [payer.address, recipients[i % recipients.length]!, SYSTEM_PROGRAM_ID],
-        recentBlockhash: blockhash,
-        // Distinct amounts keep every signature distinct; all stay above rent exemption.
-        instructions: [{ programIdIndex: 2, accounts: [0, 1], data: new ByteWriter(12).u32(2).u64(1_000_000 + i).finish() }],
-        addressTableLookups: [],
-      },
-      addressToBytes,
-    );
-    out.push(serializeTransaction([sign(payer, message)], message));
-  }
-  return out;
-}
-
 async function runLoad(rpcUrl: string, seeds: Uint8Array[], recipients: string[], blockhash: string, cfg: Config): Promise<void> {
   const payers = seeds.map((s) => keypairFromSeed(s));
   const count = cfg.rate * cfg.seconds;
-  const wires = presign(payers, recipients, blockhash, count);
+  const wires = presignTransfers({ payers, recipients, blockhash, count });
   parentPort!.postMessage({ type: 'signed' });
   await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
 
@@ -241,7 +217,7 @@ async function main(): Promise<void> {
       `(${cfg.commitment}, base64); ${cfg.rate} transfers/s for ${cfg.seconds} s; ${cfg.slotMs} ms slots`,
   );
   try {
-    const recipients = Array.from({ length: ACCOUNTS }, () => bytesToAddress(crypto.randomBytes(32)));
+    const recipients = Array.from({ length: ACCOUNTS }, randomAddress);
     const recipientSet = new Set(recipients);
     const blockhash = chain.latestBlockhash('finalized').blockhash;
     const seeds = node.keys.devAccounts.map((k) => k.secretKey.slice(0, 32));
