@@ -3,6 +3,7 @@
  * --reset, --limit-ledger-size purging, and how many bytes an idle slot costs on disk.
  * The kill and Ctrl-C tests run the real command (bin/isthmus.js) as a child process.
  */
+import { prng } from '../helpers/prng.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,17 +42,6 @@ async function waitFinalized(url: string, signatures: string[]): Promise<void> {
   );
 }
 
-/** mulberry32: a small seeded generator, so a failing run can be repeated with ISTHMUS_DURABILITY_SEED. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function dirBytes(dir: string): { apparent: number; allocated: number } {
   let apparent = 0;

@@ -1,3 +1,4 @@
+import { refused } from '../helpers/refused.ts';
 import { openChain, writeGenesis } from '../../node-core/ledger/open-chain.ts';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { durableNonceOf } from '../../node-core/ledger/durable-nonce.ts';
 import { createGenesis, genesisHashOf, LAMPORTS_PER_SOL } from '../../node-core/ledger/genesis.ts';
 import { DEFAULT_FEE_RATE_GOVERNOR, nextLamportsPerSignature } from '../../node-core/ledger/genesis-config.ts';
 import { minimumBalanceForRentExemption, type Account } from '../../node-core/runtime/account.ts';
-import { TransactionError, type TransactionErrorValue } from '../../node-core/runtime/errors.ts';
+import { TransactionError } from '../../node-core/runtime/errors.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
 import { decodeNonceState, nonceAccountData, NONCE_ACCOUNT_LENGTH } from '../../node-core/runtime/programs/nonce-account.ts';
 import { SYSVAR_RECENT_BLOCKHASHES_ID, SYSVAR_RENT_ID } from '../../node-core/runtime/sysvars.ts';
@@ -65,15 +66,6 @@ const transfer = (chain: Chain, from: Keypair, to: Address, lamports: number, ex
   buildTransaction(from, [...extra, transferIx(from.address, to, lamports)], blockhashOfChain(chain));
 const balance = (chain: Chain, a: Address, c: 'processed' | 'confirmed' | 'finalized' = 'processed') => chain.getAccount(a, c)?.lamports ?? null;
 
-function refused(fn: () => unknown): TransactionErrorValue {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof TransactionError, `expected TransactionError, got ${String(e)}`);
-    return e.value;
-  }
-  assert.fail('expected the transaction to be refused');
-}
 
 function totalLamports(bank: Bank): number {
   let n = 0;

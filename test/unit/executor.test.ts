@@ -1,3 +1,4 @@
+import { refused as thrown } from '../helpers/refused.ts';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import bs58 from 'bs58';
@@ -11,7 +12,7 @@ import {
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
 import { minimumBalanceForRentExemption, newAccount, type Account } from '../../node-core/runtime/account.ts';
-import { InstructionError, TransactionError, type TransactionErrorValue } from '../../node-core/runtime/errors.ts';
+import { InstructionError } from '../../node-core/runtime/errors.ts';
 import { builtinProgramAccount, executeTransaction, type ExecutedTransaction, type ExecutionEnv } from '../../node-core/runtime/executor.ts';
 import type { InstructionContext, Program, TransactionExtension } from '../../node-core/runtime/program.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
@@ -109,15 +110,6 @@ const owned = (lamports: number, owner: Address, data: number[] | Uint8Array = [
   rentEpoch: 0,
 });
 
-function thrown(fn: () => unknown): TransactionErrorValue {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof TransactionError, `expected TransactionError, got ${String(e)}`);
-    return e.value;
-  }
-  assert.fail('expected the transaction to be refused');
-}
 
 const failedLogs = (programId: Address, message: string) => [`Program ${programId} invoke [1]`, `Program ${programId} failed: ${message}`];
 

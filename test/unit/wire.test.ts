@@ -1,3 +1,4 @@
+import { prng as rng } from '../helpers/prng.ts';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -84,17 +85,6 @@ function sanitizeFails(tx: Transaction, value = 'SanitizeFailure'): void {
   assert.throws(() => sanitizeTransaction(tx), (e: unknown) => e instanceof TransactionError && e.value === value);
 }
 
-/** A deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('short-vec', () => {
   const read = (bytes: number[]) => new ByteReader(Uint8Array.from(bytes)).shortVec();

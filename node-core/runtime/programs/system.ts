@@ -247,9 +247,12 @@ function requireRecentBlockhashes(ctx: InstructionContext, what: string): void {
   }
 }
 
-function advanceNonce(ctx: InstructionContext, signers: Set<Address>): void {
+/**
+ * The nonce account at index 0, writable, initialized and signed for by its authority; Agave words
+ * the missing signature differently per instruction (`signVerb`).
+ */
+function authorizedNonce(ctx: InstructionContext, what: string, signers: Set<Address>, signVerb: 'must be a signer' | 'must sign') {
   const me = at(ctx, 0);
-  const what = 'Advance nonce account';
   requireWritable(ctx, me, what);
   const state = getNonceState(me);
   if (state.state !== 'initialized') {
@@ -257,9 +260,15 @@ function advanceNonce(ctx: InstructionContext, signers: Set<Address>): void {
     throw fail('InvalidAccountData');
   }
   if (!signers.has(state.data.authority)) {
-    ctx.logRaw(`${what}: Account ${state.data.authority} must be a signer`);
+    ctx.logRaw(`${what}: Account ${state.data.authority} ${signVerb}`);
     throw fail('MissingRequiredSignature');
   }
+  return { me, state };
+}
+
+function advanceNonce(ctx: InstructionContext, signers: Set<Address>): void {
+  const what = 'Advance nonce account';
+  const { me, state } = authorizedNonce(ctx, what, signers, 'must be a signer');
   const next = currentBlockhash(ctx)!;
   if (state.data.blockhash === next.blockhash) {
     ctx.logRaw(`${what}: nonce can only advance once per slot`);
@@ -333,18 +342,7 @@ function initializeNonce(ctx: InstructionContext, authority: Address): void {
 }
 
 function authorizeNonce(ctx: InstructionContext, newAuthority: Address, signers: Set<Address>): void {
-  const me = at(ctx, 0);
-  const what = 'Authorize nonce account';
-  requireWritable(ctx, me, what);
-  const state = getNonceState(me);
-  if (state.state !== 'initialized') {
-    ctx.logRaw(`${what}: Account ${me.key} state is invalid`);
-    throw fail('InvalidAccountData');
-  }
-  if (!signers.has(state.data.authority)) {
-    ctx.logRaw(`${what}: Account ${state.data.authority} must sign`);
-    throw fail('MissingRequiredSignature');
-  }
+  const { me, state } = authorizedNonce(ctx, 'Authorize nonce account', signers, 'must sign');
   setNonceState(me, { ...state, data: { ...state.data, authority: newAuthority } });
 }
 
