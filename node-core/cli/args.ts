@@ -13,7 +13,7 @@ export type CommandLine =
 interface FlagSpec {
   type: 'string' | 'boolean';
   short?: string;
-  /** Placeholder shown in the help, e.g. PORT. */
+  /** Name of the flag's value in the help, e.g. PORT. */
   arg?: string;
   /** Inclusive range of an integer flag. */
   int?: [min: number, max: number];
