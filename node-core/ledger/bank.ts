@@ -15,6 +15,8 @@ export class Bank {
   readonly changes = new Map<Address, Account | null>();
   readonly transactions: StoredTransaction[] = [];
   readonly rewards: Reward[] = [];
+  /** Per-bank state of chain extensions (the EVM space's layer), by extension name. */
+  readonly extensions = new Map<string, unknown>();
   /** Set when the slot is sealed. */
   blockhash: string | null = null;
   blockTime = 0;

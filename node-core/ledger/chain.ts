@@ -11,12 +11,13 @@ import { sha256 } from '../common/hash.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
-import { executeTransaction, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
+import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
 import type { Transaction } from '../runtime/wire.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
 import { Bank, type AccountsDb } from './bank.ts';
+import type { ChainExtension } from './chain-extension.ts';
 import { BlockhashQueue, MAX_PROCESSING_AGE, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
 import { nextLamportsPerSignature, type GenesisConfig } from './genesis-config.ts';
@@ -67,6 +68,8 @@ export interface ChainEventMap {
   received: [string];
   /** A transaction was executed into the working bank (processed). */
   transaction: [{ slot: number; transaction: StoredTransaction; writes: Array<[Address, Account]> }];
+  /** A queued transaction could not enter a block (it never will: its signature is free again). */
+  dropped: [{ signature: string; err: TransactionErrorValue }];
   /** The working bank was sealed into a block (its store commit follows). */
   sealed: [Bank];
   /** A slot was sealed and durably committed; it is now the confirmed slot. */
@@ -89,8 +92,8 @@ export interface ChainParams {
   slotMs: number;
   rootDepth: number;
   limitLedgerSize?: number;
-  /** Extra records an extension adds to a slot's commit (the EVM's block, later). */
-  sealHooks?: Array<(bank: Bank) => SlotCommit['extras']>;
+  /** Extensions with state of their own beside the accounts (the EVM space). */
+  extensions?: ChainExtension[];
 }
 
 const PERFORMANCE_SAMPLE_SECS = 60;
@@ -128,7 +131,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
   readonly slotMs: number;
   readonly rootDepth: number;
   private readonly limitLedgerSize?: number;
-  private readonly sealHooks: NonNullable<ChainParams['sealHooks']>;
+  readonly extensions: readonly ChainExtension[];
+  /** The asynchronous transaction being executed (EVM); the queue waits behind it. */
+  private inflight: Promise<void> | null = null;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -141,7 +146,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.slotMs = p.slotMs;
     this.rootDepth = p.rootDepth;
     this.limitLedgerSize = p.limitLedgerSize;
-    this.sealHooks = p.sealHooks ?? [];
+    this.extensions = p.extensions ?? [];
     this.lamportsPerSignature = p.meta.lamportsPerSignature;
     this.transactionCount = p.meta.transactionCount;
     this.totalSupply = p.meta.totalSupply;
@@ -156,6 +161,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     last.blockhash = p.meta.blockhash;
     last.blockTime = p.meta.blockTime;
     this.banks.set(last.slot, last);
+    for (const ext of this.extensions) ext.openBank(last, null);
     this.confirmedBank = last;
     this.rootBank = last;
     this.openWorkingBank(last);
@@ -177,9 +183,16 @@ export class Chain extends EventEmitter<ChainEventMap> {
       this.nextSlotAt += this.slotMs;
       // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
       if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
-      this.sealWorkingBank();
-      if (!this.stopped) this.scheduleSlot();
+      void this.sealWhenIdle().then(() => {
+        if (!this.stopped) this.scheduleSlot();
+      });
     }, delay);
+  }
+
+  /** Seals the working bank once the asynchronous transaction in flight (if any) has finished. */
+  async sealWhenIdle(): Promise<Bank> {
+    while (this.inflight) await this.inflight;
+    return this.sealWorkingBank();
   }
 
   /** Stops the clock and waits until every sealed slot is in the store. */
@@ -188,14 +201,19 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.stopped = true;
     if (this.slotTimer) clearTimeout(this.slotTimer);
     if (this.sampleTimer) clearInterval(this.sampleTimer);
+    while (this.inflight) await this.inflight;
     // Transactions already processed are kept: the working bank becomes the last block.
     if (this.working.transactions.length > 0 || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
-  /** Seals the working bank now (used by the clock, and by tests that step slots by hand). */
+  /**
+   * Seals the working bank now (used by the clock, and by tests that step slots by hand). Queued
+   * synchronous transactions enter it first; an asynchronous one waits for the next bank.
+   */
   sealWorkingBank(): Bank {
-    this.drainQueue(Infinity);
+    if (this.inflight) throw new Error('sealWorkingBank: an asynchronous transaction is executing (use sealWhenIdle)');
+    this.drainQueue(Infinity, false);
     const bank = this.working;
     this.payFees(bank);
     const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
@@ -206,7 +224,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const commit = this.slotCommit(bank, parentHash);
     this.emit('sealed', bank);
     this.openWorkingBank(bank);
+    this.scheduleDrain();
     this.commits = this.commits
+      .then(() => this.sealExtensions(bank, commit))
       .then(() => this.store.commitSlot(commit))
       .then(
         () => this.onCommitted(bank),
@@ -239,9 +259,22 @@ export class Chain extends EventEmitter<ChainEventMap> {
     }
   }
 
+  /** Adds the extensions' records and counters to a slot's commit (in commit order: slot order). */
+  private async sealExtensions(bank: Bank, commit: SlotCommit): Promise<void> {
+    if (this.extensions.length === 0) return;
+    const extensionsMeta = { ...commit.meta.extensions };
+    for (const ext of this.extensions) {
+      const sealed = await ext.seal(bank);
+      commit.extras!.push(...sealed.extras);
+      extensionsMeta[ext.name] = sealed.meta;
+    }
+    commit.meta.extensions = extensionsMeta;
+    this.extensionsMeta = extensionsMeta;
+  }
+
   private slotCommit(bank: Bank, parentHash: string): SlotCommit {
     const accounts: SlotCommit['accounts'] = [...bank.changes];
-    const extras = this.sealHooks.flatMap((hook) => hook(bank) ?? []);
+    const extras: NonNullable<SlotCommit['extras']> = [];
     return {
       block: {
         slot: bank.slot,
@@ -271,6 +304,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   private onCommitted(bank: Bank): void {
     this.confirmedBank = bank;
+    for (const ext of this.extensions) ext.committed?.(bank);
     this.emit('confirmed', bank);
     const newRoot = bank.slot - this.rootDepth;
     const rooted: Bank[] = [];
@@ -285,7 +319,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
       this.rootBank = b;
       rooted.push(b);
     }
-    if (rooted.length) this.emit('rooted', rooted);
+    if (rooted.length) {
+      for (const ext of this.extensions) ext.rooted?.(rooted);
+      this.emit('rooted', rooted);
+    }
     if (this.limitLedgerSize !== undefined && bank.slot % 100 === 0) this.purgeOldSlots(bank.slot);
   }
 
@@ -299,6 +336,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private openWorkingBank(parent: Bank): void {
     const slot = parent.slot + 1;
     this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
+    for (const ext of this.extensions) ext.openBank(this.working, parent);
     this.banks.set(slot, this.working);
     this.forgetOldStatuses(slot);
     this.emit('slot', { slot, parent: parent.slot, root: this.rootBank.slot });
@@ -326,32 +364,61 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.queued.add(tx.id);
     this.queue.push(tx);
     this.emit('received', tx.id);
-    if (!this.drainScheduled) {
-      this.drainScheduled = true;
-      setImmediate(() => {
-        this.drainScheduled = false;
-        this.drainQueue(QUEUE_BATCH);
-      });
-    }
+    this.scheduleDrain();
   }
 
-  private drainQueue(max: number): void {
+  private scheduleDrain(): void {
+    if (this.drainScheduled || this.queue.length === 0) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.drainQueue(QUEUE_BATCH, true);
+    });
+  }
+
+  /**
+   * Executes queued transactions in order. An asynchronous one (EVM) is started only when
+   * `startAsync` is set, and the queue then waits until it has finished.
+   */
+  private drainQueue(max: number, startAsync: boolean): void {
     let n = 0;
-    while (this.queue.length && n++ < max) {
-      const tx = this.queue.shift()!;
+    while (this.queue.length && n++ < max && !this.inflight) {
+      const tx = this.queue[0]!;
+      if (needsAsyncExecution(tx, this.programs)) {
+        if (!startAsync) return;
+        this.queue.shift();
+        this.queued.delete(tx.id);
+        this.inflight = this.processAsync(tx).finally(() => {
+          this.inflight = null;
+          this.scheduleDrain();
+        });
+        return;
+      }
+      this.queue.shift();
       this.queued.delete(tx.id);
       try {
         this.processTransaction(tx);
       } catch (e) {
-        if (!(e instanceof TransactionError)) console.error('isthmus: transaction processing failed:', e);
+        this.onRefused(tx, e);
       }
     }
-    if (this.queue.length && !this.drainScheduled) {
-      this.drainScheduled = true;
-      setImmediate(() => {
-        this.drainScheduled = false;
-        this.drainQueue(QUEUE_BATCH);
-      });
+    this.scheduleDrain();
+  }
+
+  private onRefused(tx: Transaction, e: unknown): void {
+    if (e instanceof TransactionError) this.emit('dropped', { signature: tx.id, err: e.value });
+    else console.error('isthmus: transaction processing failed:', e);
+  }
+
+  /** Executes a transaction with an asynchronous program into the working bank (which waits for it to seal). */
+  private async processAsync(tx: Transaction): Promise<void> {
+    const bank = this.working;
+    try {
+      const env = this.executionEnv(bank, tx, false);
+      if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
+      this.record(bank, tx, await executeTransactionAsync(tx, env));
+    } catch (e) {
+      this.onRefused(tx, e);
     }
   }
 
@@ -361,7 +428,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
     // Agave checks the blockhash's age before the status cache: an expired duplicate is BlockhashNotFound.
     const env = this.executionEnv(bank, tx, false);
     if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-    const result = executeTransaction(tx, env);
+    return this.record(bank, tx, executeTransaction(tx, env));
+  }
+
+  private record(bank: Bank, tx: Transaction, result: ExecutedTransaction): ExecutedTransaction {
     for (const [k, a] of result.writes) bank.set(k, a);
     const index = bank.transactions.length;
     const stored: StoredTransaction = {
@@ -391,12 +461,21 @@ export class Chain extends EventEmitter<ChainEventMap> {
     return result;
   }
 
-  /** Runs a transaction on the bank at `commitment` without keeping anything. */
+  /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */
   simulate(tx: Transaction, commitment: Commitment): ExecutedTransaction {
-    const bank = this.bankAt(commitment);
-    const env = this.executionEnv(bank, tx, true);
+    return executeTransaction(tx, this.simulationEnv(tx, commitment));
+  }
+
+  /** simulate for any transaction, the EVM's included. */
+  simulateAsync(tx: Transaction, commitment: Commitment): Promise<ExecutedTransaction> {
+    const env = this.simulationEnv(tx, commitment);
+    return needsAsyncExecution(tx, this.programs) ? executeTransactionAsync(tx, env) : Promise.resolve(executeTransaction(tx, env));
+  }
+
+  private simulationEnv(tx: Transaction, commitment: Commitment): ExecutionEnv {
+    const env = this.executionEnv(this.bankAt(commitment), tx, true);
     if (this.statusCache.has(tx.id) || this.queued.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-    return executeTransaction(tx, env);
+    return env;
   }
 
   private executionEnv(bank: Bank, tx: Transaction, simulation: boolean): ExecutionEnv {
@@ -412,6 +491,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       programs: this.programs,
       simulation,
       durableNonce,
+      bankExtension: <T>(name: string) => bank.extensions.get(name) as T | undefined,
     };
   }
 

@@ -34,7 +34,7 @@ export async function writeGenesis(store: Store, config: GenesisConfig, genesisH
   return meta;
 }
 
-export type OpenChainParams = Pick<ChainParams, 'store' | 'genesis' | 'genesisHash' | 'programs' | 'slotMs' | 'rootDepth' | 'limitLedgerSize' | 'sealHooks'> & {
+export type OpenChainParams = Pick<ChainParams, 'store' | 'genesis' | 'genesisHash' | 'programs' | 'slotMs' | 'rootDepth' | 'limitLedgerSize' | 'extensions'> & {
   programs: ProgramRegistry;
 };
 

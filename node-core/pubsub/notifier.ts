@@ -32,6 +32,7 @@ export function attachNotifier(chain: Chain, registry: Registry, log: (line: str
   const handlers: Handlers = {
     slot: (e) => slots.onSlot(e),
     received: (signature) => transactions.onReceived(signature),
+    dropped: () => {},
     transaction: (e) => {
       memo.onTransaction(e.slot, e.writes);
       accounts.onTransaction(processed, e.slot, e.writes);

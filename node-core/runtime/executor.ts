@@ -21,7 +21,11 @@ export interface ExecutionEnv {
   simulation: boolean;
   /** Set when the transaction's blockhash is a durable nonce: its first instruction advances that nonce. */
   durableNonce: boolean;
+  /** State an extension keeps per bank (the EVM's), by extension name; none when absent. */
+  bankExtension?<T>(name: string): T | undefined;
 }
+
+const noBankExtension = () => undefined;
 
 export interface ExecutedTransaction {
   err: TransactionErrorValue | null;
@@ -207,11 +211,49 @@ function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account)
   return { keys, writable, accounts, originals };
 }
 
+/** Whether running `tx` needs the asynchronous driver: one of its programs processes asynchronously (the EVM). */
+export function needsAsyncExecution(tx: Transaction, programs: ProgramRegistry): boolean {
+  const keys = tx.message.accountKeys;
+  for (const ix of tx.message.instructions) if (programs.get(keys[ix.programIdIndex]!)?.async) return true;
+  return false;
+}
+
 /**
  * Executes `tx`. Throws TransactionError for failures that keep it out of the block (sanitize,
  * fee payer, programs). Instruction failures come back as `err` with the fee charged.
+ * Only for transactions whose programs are all synchronous (see needsAsyncExecution).
  */
 export function executeTransaction(tx: Transaction, env: ExecutionEnv): ExecutedTransaction {
+  const run = execution(tx, env);
+  const step = run.next();
+  if (!step.done) {
+    run.return(undefined as never);
+    throw new Error('executeTransaction: an asynchronous program needs executeTransactionAsync');
+  }
+  return step.value;
+}
+
+/** Executes `tx` as executeTransaction does, awaiting programs that process asynchronously. */
+export async function executeTransactionAsync(tx: Transaction, env: ExecutionEnv): Promise<ExecutedTransaction> {
+  const run = execution(tx, env);
+  let step = run.next();
+  while (!step.done) {
+    let failure: unknown = null;
+    try {
+      await step.value;
+    } catch (e) {
+      failure = e ?? new Error('program failed');
+    }
+    step = failure === null ? run.next() : run.throw(failure);
+  }
+  return step.value;
+}
+
+/**
+ * The execution itself, as a generator that yields the promise of an asynchronous program and is
+ * resumed when it settles: one implementation behind the synchronous and the asynchronous driver.
+ */
+function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>, ExecutedTransaction, void> {
   sanitizeTransaction(tx);
   if (tx.message.addressTableLookups.length > 0) throw new TransactionError('AddressLookupTableNotFound');
   const budget = computeBudgetOf(tx.message);
@@ -273,8 +315,11 @@ export function executeTransaction(tx: Transaction, env: ExecutionEnv): Executed
         logRaw: (line) => logs.push(line),
         consumeUnits: consume,
         minimumBalance,
+        bankExtension: env.bankExtension ?? noBankExtension,
+        feePayer: payerKey,
       };
-      program.process(ctx);
+      const pending = program.process(ctx);
+      if (pending) yield pending;
       let before = 0;
       let after = 0;
       for (const [index, p] of pre) {
@@ -359,6 +404,8 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
     logRaw: () => {},
     consumeUnits: () => {},
     minimumBalance: (len) => minimumBalanceForRentExemption(env.sysvars.rent, len),
+    bankExtension: env.bankExtension ?? noBankExtension,
+    feePayer: m.accountKeys[0]!,
   };
   try {
     program.process(ctx);

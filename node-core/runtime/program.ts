@@ -51,6 +51,10 @@ export interface InstructionContext {
   consumeUnits(units: number): void;
   /** Minimum lamports for an account of `dataLength` bytes to be rent-exempt. */
   minimumBalance(dataLength: number): number;
+  /** State an extension keeps per bank (the EVM's), by extension name; undefined when absent. */
+  bankExtension<T>(name: string): T | undefined;
+  /** The transaction's fee payer. */
+  readonly feePayer: Address;
 }
 
 export interface Program {
@@ -63,7 +67,9 @@ export interface Program {
    */
   readonly computeUnits: number;
   readonly logsConsumption?: boolean;
-  process(ctx: InstructionContext): void;
+  /** Set when `process` returns a promise: transactions that call it run on the asynchronous path. */
+  readonly async?: boolean;
+  process(ctx: InstructionContext): void | Promise<void>;
 }
 
 export type ProgramRegistry = ReadonlyMap<Address, Program>;

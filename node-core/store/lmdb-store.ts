@@ -33,6 +33,8 @@ import type {
   AddressSignature,
   BlockHeader,
   ChainMeta,
+  ExtraKey,
+  ExtraRange,
   SignatureQuery,
   SlotCommit,
   Store,
@@ -43,7 +45,9 @@ import { distinctKeys, signatureScan } from './store-query.ts';
 
 type TxKey = [number, number] | [number];
 type AddressKey = [Address, number, number] | [Address, number] | [Address];
-type ExtraKey = [string, string | number];
+type ExtraRecordKey = [string, ...Array<string | number>];
+
+const extraRecordKey = (table: string, key: ExtraKey): ExtraRecordKey => (Array.isArray(key) ? [table, ...key] : [table, key as string | number]);
 
 const META_KEY = 'chain';
 const GENESIS_KEY = 'genesis';
@@ -62,7 +66,7 @@ export class LmdbStore implements Store {
   private readonly accounts: Database<AccountRecord, Address>;
   private readonly meta: Database<ChainMeta, string>;
   private readonly genesis: Database<unknown, string>;
-  private readonly extras: Database<unknown, ExtraKey>;
+  private readonly extras: Database<unknown, ExtraRecordKey>;
   private readonly txnFlags: number;
   private closed: Promise<void> | null = null;
 
@@ -115,8 +119,8 @@ export class LmdbStore implements Store {
       }
       this.meta.putSync(META_KEY, meta);
       for (const { table, key, value } of extras ?? []) {
-        if (value === null) this.extras.removeSync([table, key]);
-        else this.extras.putSync([table, key], value);
+        if (value === null) this.extras.removeSync(extraRecordKey(table, key));
+        else this.extras.putSync(extraRecordKey(table, key), value);
       }
     });
   }
@@ -176,8 +180,19 @@ export class LmdbStore implements Store {
     return out;
   }
 
-  async getExtra(table: string, key: string | number): Promise<unknown | null> {
-    return this.extras.get([table, key]) ?? null;
+  async getExtra(table: string, key: ExtraKey): Promise<unknown | null> {
+    return this.extras.get(extraRecordKey(table, key)) ?? null;
+  }
+
+  *scanExtras(table: string, range: ExtraRange = {}): Iterable<[ExtraKey, unknown]> {
+    // [table] sorts before every [table, ...] key, and [table + '\0'] after all of them.
+    const low: ExtraRecordKey = range.reverse ? (range.end === undefined ? [table] : extraRecordKey(table, range.end)) : range.start === undefined ? [table] : extraRecordKey(table, range.start);
+    const high: ExtraRecordKey = range.reverse ? (range.start === undefined ? [table + '\0'] : extraRecordKey(table, range.start)) : range.end === undefined ? [table + '\0'] : extraRecordKey(table, range.end);
+    const entries = this.extras.getRange(range.reverse ? { start: high, end: low, reverse: true, limit: range.limit } : { start: low, end: high, limit: range.limit });
+    for (const { key, value } of entries) {
+      if (key.length === 1) continue; // [table] itself is never a record key
+      yield [key.length === 2 ? key[1]! : key.slice(1), value];
+    }
   }
 
   async firstAvailableSlot(): Promise<number | null> {

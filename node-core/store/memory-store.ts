@@ -9,6 +9,8 @@ import type {
   AddressSignature,
   BlockHeader,
   ChainMeta,
+  ExtraKey,
+  ExtraRange,
   SignatureQuery,
   SlotCommit,
   Store,
@@ -132,8 +134,23 @@ export class MemoryStore implements Store {
     return out;
   }
 
-  async getExtra(table: string, key: string | number): Promise<unknown | null> {
+  async getExtra(table: string, key: ExtraKey): Promise<unknown | null> {
     return clone(this.extras.get(extraKey(table, key)) ?? null);
+  }
+
+  *scanExtras(table: string, range: ExtraRange = {}): Iterable<[ExtraKey, unknown]> {
+    const entries: Array<[ExtraKey, unknown]> = [];
+    for (const [k, value] of this.extras) {
+      const [t, key] = JSON.parse(k) as [string, ExtraKey];
+      if (t !== table) continue;
+      const [low, high] = range.reverse ? [range.end, range.start] : [range.start, range.end];
+      // Forward: [start, end); reverse: (end, start].
+      const aboveLow = low === undefined || (range.reverse ? compareExtraKeys(key, low) > 0 : compareExtraKeys(key, low) >= 0);
+      const belowHigh = high === undefined || (range.reverse ? compareExtraKeys(key, high) <= 0 : compareExtraKeys(key, high) < 0);
+      if (aboveLow && belowHigh) entries.push([key, value]);
+    }
+    entries.sort((a, b) => compareExtraKeys(a[0], b[0]) * (range.reverse ? -1 : 1));
+    for (const [key, value] of entries.slice(0, range.limit ?? entries.length)) yield [key, clone(value)];
   }
 
   async firstAvailableSlot(): Promise<number | null> {
@@ -165,4 +182,18 @@ export class MemoryStore implements Store {
 }
 
 // JSON keeps 5 and '5' apart, as LMDB's typed [table, key] keys do.
-const extraKey = (table: string, key: string | number): string => JSON.stringify([table, key]);
+const extraKey = (table: string, key: ExtraKey): string => JSON.stringify([table, key]);
+
+/** LMDB's order of keys: element by element, numbers before strings, a prefix before its extensions. */
+function compareExtraKeys(a: ExtraKey, b: ExtraKey): number {
+  const x = Array.isArray(a) ? a : [a as string | number];
+  const y = Array.isArray(b) ? b : [b as string | number];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (p === q) continue;
+    if (typeof p !== typeof q) return typeof p === 'number' ? -1 : 1;
+    return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}

@@ -70,13 +70,24 @@ export interface ChainMeta {
   extensions: Record<string, unknown>;
 }
 
+/** Key of an extension's record: a string, a number, or a tuple of them (ordered element by element). */
+export type ExtraKey = string | number | ReadonlyArray<string | number>;
+
+/** Forward: keys in [start, end), lowest first. Reverse: keys in (end, start], highest first (as lmdb-js). */
+export interface ExtraRange {
+  start?: ExtraKey;
+  end?: ExtraKey;
+  reverse?: boolean;
+  limit?: number;
+}
+
 export interface SlotCommit {
   block: StoredBlock;
   /** Accounts changed in the slot; null removes the account (it was closed to zero lamports). */
   accounts: Array<[Address, Account | null]>;
   meta: ChainMeta;
   /** Extra records of extensions, written in the same atomic commit: table name, key, value (null deletes). */
-  extras?: Array<{ table: string; key: string | number; value: unknown }>;
+  extras?: Array<{ table: string; key: ExtraKey; value: unknown }>;
 }
 
 export interface AddressSignature {
@@ -125,7 +136,9 @@ export interface Store {
   /** Where a signature sits, without reading the transaction. */
   getSignatureLocation(signature: string): Promise<{ slot: number; index: number; err: TransactionErrorValue | null } | null>;
   getSignaturesForAddress(address: Address, query: SignatureQuery): Promise<AddressSignature[]>;
-  getExtra(table: string, key: string | number): Promise<unknown | null>;
+  getExtra(table: string, key: ExtraKey): Promise<unknown | null>;
+  /** An extension's records in key order, within `range` (keys of one type per table). */
+  scanExtras(table: string, range?: ExtraRange): Iterable<[ExtraKey, unknown]> | AsyncIterable<[ExtraKey, unknown]>;
   /** Lowest slot with a stored block, or null when there is none. */
   firstAvailableSlot(): Promise<number | null>;
   /** Removes blocks, transactions and index entries of slots below `slot`. */

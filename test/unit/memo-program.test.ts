@@ -43,6 +43,8 @@ function run(program: Program, data: Uint8Array, signers: Array<[Address, boolea
       if (units > limit) throw new InstructionError('ComputationalBudgetExceeded');
     },
     minimumBalance: () => 0,
+    bankExtension: () => undefined,
+    feePayer: SYSTEM_PROGRAM_ID,
   };
   try {
     program.process(ctx);

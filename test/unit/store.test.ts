@@ -114,6 +114,22 @@ for (const backend of backends) {
         assert.equal(await store.getExtra('evm', '5'), 'five');
       }));
 
+    it('scans an extension table in key order, forward and reverse, with bounds and limits', () =>
+      withStore(backend, async (store) => {
+        const keys: Array<string | number | Array<string | number>> = [['zz', 10], 'a', 7, ['zz', 3], ['ab', 1], 5, 'b'];
+        await store.commitSlot(slotCommit(1, [], { extras: [...keys.map((key, i) => ({ table: 'idx', key, value: i })), { table: 'idx2', key: 1, value: 'other' }, { table: 'id', key: 1, value: 'other' }] }));
+        const scan = async (range?: Parameters<typeof store.scanExtras>[1]) => {
+          const out: unknown[] = [];
+          for await (const [key] of store.scanExtras('idx', range)) out.push(key);
+          return out;
+        };
+        assert.deepEqual(await scan(), [5, 7, 'a', ['ab', 1], 'b', ['zz', 3], ['zz', 10]]);
+        assert.deepEqual(await scan({ reverse: true, limit: 3 }), [['zz', 10], ['zz', 3], 'b']);
+        assert.deepEqual(await scan({ start: ['zz'], end: ['zz', 10] }), [['zz', 3]]);
+        assert.deepEqual(await scan({ start: ['zz', 10], end: ['zz'], reverse: true }), [['zz', 10], ['zz', 3]]);
+        assert.deepEqual(await scan({ start: 6, end: 'b' }), [7, 'a']);
+      }));
+
     it('stores blocks with their transactions in order', () =>
       withStore(backend, async (store) => {
         const txs = [

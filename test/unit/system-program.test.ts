@@ -68,6 +68,8 @@ function run(ix: { keys: TransactionInstruction['keys']; data: Uint8Array }, sta
     logRaw: (l) => logs.push(l),
     consumeUnits: () => assert.fail('system program must not consume units itself'),
     minimumBalance: (len) => minimumBalanceForRentExemption(sv.rent, len),
+    bankExtension: () => undefined,
+    feePayer: SYSTEM_PROGRAM_ID,
   };
   try {
     systemProgram.process(ctx);

@@ -77,7 +77,7 @@ export async function sendTransaction(params: unknown, ctx: RpcContext) {
     contextSlot(ctx, c, cfg.minContextSlot);
     let result: ExecutedTransaction;
     try {
-      result = ctx.chain.simulate(tx, c);
+      result = await ctx.chain.simulateAsync(tx, c);
     } catch (e) {
       if (e instanceof TransactionError) throw preflightFailure(e.value, null);
       throw e;
@@ -109,7 +109,7 @@ function withBlockhash(tx: Transaction, blockhash: string): Transaction {
   return parseTransaction(wire);
 }
 
-export function simulateTransaction(params: unknown, ctx: RpcContext) {
+export async function simulateTransaction(params: unknown, ctx: RpcContext) {
   const [encoded, cfg = {}] = parseParams(params, [required('transaction', string), optional('config', simulateConfig)]);
   let tx = decodeSubmittedTransaction(encoded, cfg.encoding ?? 'base58');
   if (cfg.sigVerify && cfg.replaceRecentBlockhash) throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
@@ -121,7 +121,7 @@ export function simulateTransaction(params: unknown, ctx: RpcContext) {
   if (cfg.replaceRecentBlockhash) tx = withBlockhash(tx, ctx.chain.latestBlockhash(c).blockhash);
   let result: ExecutedTransaction;
   try {
-    result = ctx.chain.simulate(tx, c);
+    result = await ctx.chain.simulateAsync(tx, c);
   } catch (e) {
     if (!(e instanceof TransactionError)) throw e;
     return withContext(slot, { err: e.value, logs: null, accounts: null, unitsConsumed: 0, returnData: null });

@@ -1,0 +1,29 @@
+/**
+ * A chain extension keeps state of its own beside the accounts (the EVM space does): a layer per
+ * bank over its parent's, records that go into each slot's atomic store commit, and counters kept in
+ * the chain meta so a restart resumes where the store left off.
+ */
+import type { SlotCommit } from '../store/store.ts';
+import type { Bank } from './bank.ts';
+
+export interface ExtensionSeal {
+  /** Records written in the slot's commit. */
+  extras: NonNullable<SlotCommit['extras']>;
+  /** The extension's counters after this slot (kept in ChainMeta.extensions under its name). */
+  meta: unknown;
+}
+
+export interface ChainExtension {
+  readonly name: string;
+  /** A bank opened over `parent` (null for the first bank after a start): attach its layer. */
+  openBank(bank: Bank, parent: Bank | null): void;
+  /**
+   * The records of a sealed bank. Runs in the store's commit queue, in slot order, so it may await
+   * work of earlier slots (state roots); the bank no longer changes.
+   */
+  seal(bank: Bank): Promise<ExtensionSeal> | ExtensionSeal;
+  /** The bank's commit is durable: it is now the confirmed bank. */
+  committed?(bank: Bank): void;
+  /** Banks that became rooted, oldest first (their parent links are already cut). */
+  rooted?(banks: Bank[]): void;
+}
