@@ -127,7 +127,7 @@ for (const backend of backends) {
         assert.deepEqual(await scan({ reverse: true, limit: 3 }), [['zz', 10], ['zz', 3], 'b']);
         assert.deepEqual(await scan({ start: ['zz'], end: ['zz', 10] }), [['zz', 3]]);
         assert.deepEqual(await scan({ start: ['zz', 10], end: ['zz'], reverse: true }), [['zz', 10], ['zz', 3]]);
-        assert.deepEqual(await scan({ start: 6, end: 'b' }), [7, 'a']);
+        assert.deepEqual(await scan({ start: 6, end: 'b' }), [7, 'a', ['ab', 1]]);
       }));
 
     it('stores blocks with their transactions in order', () =>
