@@ -317,6 +317,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
         minimumBalance,
         bankExtension: env.bankExtension ?? noBankExtension,
         feePayer: payerKey,
+        signature: tx.id,
       };
       const pending = program.process(ctx);
       if (pending) yield pending;
@@ -406,6 +407,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
     minimumBalance: (len) => minimumBalanceForRentExemption(env.sysvars.rent, len),
     bankExtension: env.bankExtension ?? noBankExtension,
     feePayer: m.accountKeys[0]!,
+    signature: tx.id,
   };
   try {
     program.process(ctx);
