@@ -66,7 +66,7 @@ const FLAGS = {
   },
   'rpc-pubsub-enable-vote-subscription': { type: 'boolean', help: 'Allow voteSubscribe on PubSub' },
   'evm-rpc-port': {
-    type: 'string', arg: 'PORT', int: [0, MAX_PORT], defaultText: String(DEFAULT_OPTIONS.evmRpcPort),
+    type: 'string', arg: 'PORT', int: [0, MAX_PORT], defaultText: `${DEFAULT_OPTIONS.evmRpcPort}; a free port when --rpc-port is 0`,
     help: 'Ethereum JSON-RPC port, HTTP and WebSocket (0 picks a free port)',
   },
   network: {
@@ -194,7 +194,7 @@ function parseStart(args: string[]): CommandLine {
     return fail(`--rpc-pubsub-port must differ from --rpc-port (both ${rpcPort})`);
   }
 
-  const evmRpcPort = ints['evm-rpc-port'] ?? DEFAULT_OPTIONS.evmRpcPort;
+  const evmRpcPort = ints['evm-rpc-port'] ?? (rpcPort === 0 ? 0 : DEFAULT_OPTIONS.evmRpcPort);
   if (evmRpcPort !== 0 && (evmRpcPort === rpcPort || evmRpcPort === (rpcPubsubPort ?? rpcPort + 1))) {
     return fail(`--evm-rpc-port must differ from the JSON RPC and PubSub ports (${evmRpcPort})`);
   }
