@@ -13,8 +13,8 @@ import { ByteWriter } from '../common/bytes.ts';
 import type { Chain } from '../ledger/chain.ts';
 import { generateKeypair, type Keypair } from '../keys/keypair.ts';
 import { minimumBalanceForRentExemption } from '../runtime/account.ts';
-import { compileMessage, signTransaction, type InstructionSpec } from '../runtime/message-builder.ts';
-import { PACKET_DATA_SIZE, type Transaction } from '../runtime/wire.ts';
+import { compileMessage, signTransaction, type InstructionSpec, type UnsignedMessage } from '../runtime/message-builder.ts';
+import { PACKET_DATA_SIZE, serializeMessage, type Transaction } from '../runtime/wire.ts';
 import { transferToNativeRecipient } from './bridge-precompile.ts';
 import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, MAX_TX_GAS } from './constants.ts';
 import { encodeEvmInstruction, type EvmInstruction } from './instruction.ts';
@@ -79,12 +79,17 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     space.on('block', (block) => this.forget(block.transactions));
   }
 
-  /** The nonce the sender's next transaction needs: state (pending) and what is on its way. */
+  /** The nonce the sender's next transaction to the chain needs: state (pending) and what is on its way. */
+  private nextRelayNonce(address: string): bigint {
+    const state = this.space.stateAt('processed').account(address)?.nonce ?? 0n;
+    const f = this.inflight.get(address);
+    return f && f.nonce + 1n > state ? f.nonce + 1n : state;
+  }
+
+  /** eth_getTransactionCount(pending): the next nonce after what is on its way and queued without a gap. */
   pendingNonce(address: string): bigint {
     const a = address.toLowerCase();
-    const state = this.space.stateAt('processed').account(a)?.nonce ?? 0n;
-    const f = this.inflight.get(a);
-    let next = f && f.nonce + 1n > state ? f.nonce + 1n : state;
+    let next = this.nextRelayNonce(a);
     const q = this.queued.get(a);
     while (q?.has(next)) next++;
     return next;
@@ -116,7 +121,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const balance = state?.balance ?? 0n;
     if (balance < cost) throw new TxRejected(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
 
-    const next = this.pendingNonce(from);
+    const next = this.nextRelayNonce(from);
     const q = this.queued.get(from);
     const replaced = q?.get(tx.nonce);
     if (tx.nonce < next && !replaced) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
@@ -147,7 +152,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   private promote(from: string): void {
     const q = this.queued.get(from);
     if (!q) return;
-    for (let next = this.pendingNonce(from); q.has(next); next = this.pendingNonce(from)) {
+    for (let next = this.nextRelayNonce(from); q.has(next); next = this.nextRelayNonce(from)) {
       const p = q.get(next)!;
       q.delete(next);
       this.relay(p.decoded);
@@ -173,11 +178,8 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const recipients = this.withdrawalRecipients(decoded.tx);
     const evmIx = (ix: EvmInstruction, accounts: InstructionSpec['accounts']): InstructionSpec => ({ programId: EVM_PROGRAM_ID, accounts, data: encodeEvmInstruction(ix) });
     const extra = recipients.map((key) => ({ key, writable: true }));
-    const single = signTransaction(
-      compileMessage(this.bridge.address, [evmIx({ kind: 'transaction', raw: decoded.raw }, [{ key: EVM_STATE_ID, writable: true }, { key: this.bridge.address, signer: true, writable: true }, ...extra])], blockhash),
-      [this.bridge],
-    );
-    if (single.wire.length <= PACKET_DATA_SIZE) return [single];
+    const single = compileMessage(this.bridge.address, [evmIx({ kind: 'transaction', raw: decoded.raw }, [{ key: EVM_STATE_ID, writable: true }, { key: this.bridge.address, signer: true, writable: true }, ...extra])], blockhash);
+    if (wireLength(single) <= PACKET_DATA_SIZE) return [signTransaction(single, [this.bridge])];
 
     const storage = generateKeypair();
     const size = decoded.raw.length;
@@ -218,6 +220,12 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       this.pendingByHash.delete(h);
     }
   }
+}
+
+/** Bytes of a signed transaction of this message on the wire. */
+function wireLength(message: UnsignedMessage): number {
+  const sigs = message.header.numRequiredSignatures;
+  return (sigs < 0x80 ? 1 : 2) + 64 * sigs + serializeMessage(message, addressBytes).length;
 }
 
 /** Intrinsic gas with EIP-7623's calldata floor (Prague and later), as the pool checks it. */

@@ -7,7 +7,7 @@
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx';
-import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Hex } from './records.ts';
 
@@ -36,6 +36,8 @@ export class TransactionDecoder {
     const hash = bytesToHex(keccak_256(raw));
     const hit = this.cache.get(hash);
     if (hit) return hit;
+    const claimed = claimedChainId(raw);
+    if (claimed !== null && claimed !== this.chainId) throw new InvalidTransaction(`invalid chain id: have ${claimed}, want ${this.chainId}`);
     let tx: TypedTransaction;
     try {
       tx = createTxFromRLP(raw, { common: this.common });
@@ -58,6 +60,21 @@ export class TransactionDecoder {
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(hash, decoded);
     return decoded;
+  }
+}
+
+/** The chain id a raw transaction is signed for (null when it names none or does not decode). */
+function claimedChainId(raw: Uint8Array): bigint | null {
+  try {
+    if (raw.length > 0 && raw[0]! <= 0x7f) {
+      const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];
+      return fields[0] instanceof Uint8Array ? bytesToBigInt(fields[0]) : null;
+    }
+    const fields = RLP.decode(raw) as Uint8Array[];
+    const v = fields[6] instanceof Uint8Array ? bytesToBigInt(fields[6]) : 0n;
+    return v >= 35n ? (v - 35n) / 2n : null;
+  } catch {
+    return null;
   }
 }
 
