@@ -106,11 +106,13 @@ export const HELP_TEXT = `isthmus: a local Solana-style blockchain node
 
 Usage:
   isthmus start [OPTIONS]
+  isthmus evm transfer-to-evm [--lamports] <EVM_ADDRESS> <AMOUNT>
   isthmus help
   isthmus --help
 
 Commands:
-  start    Run the node (JSON RPC on --rpc-port, PubSub on --rpc-pubsub-port)
+  start    Run the node (JSON RPC on --rpc-port, PubSub on --rpc-pubsub-port, Ethereum JSON-RPC on --evm-rpc-port)
+  evm      Move native tokens into the EVM space (isthmus evm --help)
   help     Print this help
 
 Options for start:

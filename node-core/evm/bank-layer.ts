@@ -48,6 +48,19 @@ export class EvmBankLayer implements EvmStateReader {
     return this.base.storage(address, slot);
   }
 
+  /** Every live account in this layer's view (the base overlaid with the unrooted changes). */
+  *accounts(): Iterable<[string, EvmAccount]> {
+    const seen = new Set<string>();
+    for (let l: EvmBankLayer | null = this; l; l = l.parent) {
+      for (const [address, a] of l.changes.accounts) {
+        if (seen.has(address)) continue;
+        seen.add(address);
+        if (a) yield [address, a];
+      }
+    }
+    for (const entry of this.base.accounts) if (!seen.has(entry[0])) yield entry;
+  }
+
   code(codeHash: string): Uint8Array | undefined {
     for (let l: EvmBankLayer | null = this; l; l = l.parent) {
       const c = l.changes.code.get(codeHash);
