@@ -94,8 +94,13 @@ function depositFields(raw: Uint8Array, chainId: bigint): Record<string, unknown
   };
 }
 
+/** The fields a transaction shows wherever it is (signature, fees, payload), from its raw bytes. */
+export function transactionFields(t: { raw: Uint8Array; deposit: boolean }, common: Common): Record<string, unknown> {
+  return t.deposit ? depositFields(t.raw, common.chainId()) : signedFields(createTxFromRLP(t.raw, { common }));
+}
+
 export function formatTransaction(t: EvmTxRecord, block: EvmBlockRecord, common: Common): Record<string, unknown> {
-  const fields = t.deposit ? depositFields(t.raw, common.chainId()) : signedFields(createTxFromRLP(t.raw, { common }));
+  const fields = transactionFields(t, common);
   // A mined transaction reports the price it paid.
   if (!t.deposit) fields.gasPrice = hex(t.effectiveGasPrice);
   return {

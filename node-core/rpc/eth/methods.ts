@@ -16,7 +16,7 @@ import { RpcError } from '../errors.ts';
 import { arrayOf, bool, fail, optional, parseParams, required, type Parse } from '../params.ts';
 import { estimateGas, ethCall, SERVER_ERROR, type CallTarget } from './call.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
-import { firstLogIndex, formatBlock, formatReceipt, formatTransaction } from './format.ts';
+import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
 import {
   blockSelector,
@@ -228,11 +228,10 @@ const eth_getTransactionByBlockHashAndIndex: Method = async (p, ctx) => {
 
 /** A transaction taken but not yet in a visible block, as geth shows pending ones. */
 function pendingJson(ctx: EvmRpcContext, d: DecodedTransaction) {
-  const record = { hash: d.hash, raw: d.raw, from: d.from, deposit: false } as EvmTxRecord;
-  const json = formatTransaction(record, { hash: null, number: 0 } as never, ctx.space.machine.common);
+  const fields = transactionFields({ raw: d.raw, deposit: false }, ctx.space.machine.common);
   const tx = d.tx;
-  json.gasPrice = hex('maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice);
-  return { ...json, blockHash: null, blockNumber: null, transactionIndex: null, nativeSignature: null };
+  fields.gasPrice = hex('maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice);
+  return { blockHash: null, blockNumber: null, from: d.from, hash: d.hash, transactionIndex: null, ...fields };
 }
 
 const eth_getTransactionByHash: Method = async (p, ctx) => {
