@@ -8,6 +8,8 @@ import { readKeypairFile, type Keypair } from '../../node-core/keys/keypair.ts';
 
 export interface NodeProcess {
   rpcUrl: string;
+  /** The Ethereum JSON-RPC endpoint. */
+  evmRpcUrl: string;
   ledger: string;
   faucet: Keypair;
   child: ChildProcess;
@@ -28,8 +30,9 @@ export function freePort(): Promise<number> {
 export async function startNodeProcess(extraArgs: string[] = []): Promise<NodeProcess> {
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-'));
   const port = await freePort();
+  const evmPort = await freePort();
   const bin = path.join(import.meta.dirname, '../../bin/isthmus.js');
-  const child = spawn(process.execPath, [bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(await freePort()), ...extraArgs], {
+  const child = spawn(process.execPath, [bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -42,6 +45,7 @@ export async function startNodeProcess(extraArgs: string[] = []): Promise<NodePr
   });
   return {
     rpcUrl: `http://127.0.0.1:${port}`,
+    evmRpcUrl: `http://127.0.0.1:${evmPort}`,
     ledger,
     faucet: readKeypairFile(path.join(ledger, 'faucet-keypair.json')),
     child,

@@ -15,6 +15,7 @@ function banner(node: RunningNode, options: NodeOptions): string {
     `Isthmus ${node.chain.genesis.clusterType} node`,
     `  JSON RPC URL:      ${node.rpcUrl}`,
     `  WebSocket URL:     ${node.pubsubUrl}`,
+    `  EVM JSON-RPC URL:  ${node.evmRpcUrl} (HTTP and WebSocket; chain id ${node.evm.chainId})`,
     `  Explorer:          not built yet (the Svelte explorer comes with its own issue)`,
     `  Health:            ${node.rpcUrl}/health`,
     `  Ledger:            ${options.ledger}${node.createdLedger ? ' (new)' : ''}`,
@@ -25,6 +26,12 @@ function banner(node: RunningNode, options: NodeOptions): string {
     '',
     `Dev accounts (mnemonic: "${node.keys.mnemonic}", path m/44'/501'/i'/0'):`,
     ...node.keys.devAccounts.map((k, i) => `  (${i}) ${k.address}  ${sol(node.chain.getAccount(k.address, 'processed')?.lamports ?? 0)} SOL`),
+    '',
+    `EVM dev accounts (same mnemonic, path m/44'/60'/0'/0/i; unlocked for eth_sendTransaction):`,
+    ...node.keys.evmDevAccounts.map((k, i) => {
+      const wei = node.evm.stateAt('processed').account(k.address)?.balance ?? 0n;
+      return `  (${i}) ${k.address}  ${sol(Number(wei / 1_000_000_000n))} SOL  private key 0x${Buffer.from(k.privateKey).toString('hex')}`;
+    }),
     '',
     'Press Ctrl-C to stop.',
   ];

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Connection, Keypair as SolanaKeypair, PublicKey } from '@solana/web3.js';
-import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { Contract, JsonRpcProvider, Wallet, parseEther, type TransactionReceipt } from 'ethers';
 import { BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID } from '../../node-core/evm/constants.ts';
 import { encodeEvmInstruction } from '../../node-core/evm/instruction.ts';
 import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
@@ -117,7 +117,7 @@ describe('the bridge between the spaces', () => {
     const word = `0x${Buffer.from(recipient.toBytes()).toString('hex')}`;
     const evmBefore = await provider.getBalance(alice.address);
     const tx = await bridge.getFunction('transferToNative')(word, { value: parseEther('2') });
-    const receipt = (await tx.wait())!;
+    const receipt: TransactionReceipt = (await tx.wait())!;
     assert.equal(receipt.status, 1);
     assert.equal(await nativeBalance(recipient.toBase58()), 2_000_000_000);
     assert.equal(await provider.getBalance(alice.address), evmBefore - parseEther('2') - receipt.gasUsed * receipt.gasPrice);

@@ -9,7 +9,7 @@ import http from 'node:http';
 import WebSocket from 'ws';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { createPublicClient, createWalletClient, defineChain, getContract, http as viemHttp, parseEther, parseEventLogs, webSocket, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, getContract, http as viemHttp, parseEther, parseEventLogs, webSocket, type Chain, type Hex, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { compileFixture, foundryBinary, LONG_NOTE } from '../helpers/evm.ts';
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
@@ -34,8 +34,8 @@ function post(url: string, host: string, body: string, headers: Record<string, s
 
 describe('EVM space with viem and cast', () => {
   let node: TestNode;
-  let chain: ReturnType<typeof defineChain>;
-  let publicClient: ReturnType<typeof createPublicClient>;
+  let chain: Chain;
+  let publicClient: PublicClient;
   let counterAddress: Hex;
   const alice = mnemonicToAccount(WORDS, { addressIndex: 0 });
   const bob = mnemonicToAccount(WORDS, { addressIndex: 1 });

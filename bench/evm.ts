@@ -1,0 +1,177 @@
+/**
+ * bench/evm: the EVM space beside Anvil (Foundry's dev node, started by this script) in one run.
+ *  - transfers: pre-signed value transfers through eth_sendRawTransaction, 32 in flight, from 32
+ *    senders, until every receipt exists (the senders' latest nonces account for all of them);
+ *  - eth_call of a view function and eth_getBalance: requests per second, 32 keep-alive clients;
+ *  - the ceiling: @ethereumjs/vm's runTx rate in-process (decode, sender recovery, execution) on this
+ *    node's EVM machine, without RPC or the native chain.
+ *
+ *   npm run bench:evm [-- --transfers N --reads N]
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { createTxFromRLP } from '@ethereumjs/tx';
+import { bytesToHex, privateToAddress } from '@ethereumjs/util';
+import { Interface, Wallet } from 'ethers';
+import { randomBytes } from 'node:crypto';
+import { EvmMachine } from '../node-core/evm/machine.ts';
+import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../node-core/evm/state.ts';
+import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
+import { compileFixture } from '../test/helpers/evm.ts';
+import { foundryBinary } from '../test/helpers/evm.ts';
+import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { freePort, startNodeProcess } from './lib/node-process.ts';
+
+const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' } } });
+const TRANSFERS = Number(values.transfers);
+const READS = Number(values.reads);
+const CONCURRENCY = Number(values.concurrency);
+const SENDERS = 32;
+const WORDS = 'test test test test test test test test test test test junk';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const counter = compileFixture('Counter.sol', 'Counter');
+
+interface Figures {
+  transfers: number;
+  call: number;
+  balance: number;
+}
+
+/** Funds SENDERS fresh keys from the dev account, waiting until they are funded. */
+async function fundSenders(url: string, chainId: bigint, dev: Wallet): Promise<Wallet[]> {
+  const senders = Array.from({ length: SENDERS }, () => Wallet.createRandom());
+  let nonce = Number(await rpcCall(url, 'eth_getTransactionCount', [dev.address, 'pending']));
+  const bodies = [];
+  for (const s of senders) {
+    const raw = await dev.signTransaction({ to: s.address, value: 10n ** 20n, nonce: nonce++, gasLimit: 21000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, chainId, type: 2 });
+    bodies.push(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }));
+  }
+  const r = await postConcurrently(url, bodies, 1);
+  if (r.errors) throw new Error(`funding failed: ${r.firstError}`);
+  for (;;) {
+    if (Number(await rpcCall(url, 'eth_getTransactionCount', [dev.address, 'latest'])) >= nonce) return senders as unknown as Wallet[];
+    await sleep(20);
+  }
+}
+
+async function deployCounter(url: string, chainId: bigint, dev: Wallet): Promise<string> {
+  const nonce = Number(await rpcCall(url, 'eth_getTransactionCount', [dev.address, 'pending']));
+  const data = counter.bytecode + new Interface(counter.abi as never).encodeDeploy(['bench']).slice(2);
+  const raw = await dev.signTransaction({ data, nonce, gasLimit: 2_000_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, chainId, type: 2 });
+  const hash = await rpcCall(url, 'eth_sendRawTransaction', [raw]);
+  for (;;) {
+    const receipt = await rpcCall(url, 'eth_getTransactionReceipt', [hash]);
+    if (receipt) return receipt.contractAddress;
+    await sleep(20);
+  }
+}
+
+/** The node's figures: transfers until every receipt exists, then eth_call and eth_getBalance rates. */
+async function measure(name: string, url: string, chainId: bigint): Promise<Figures> {
+  const dev = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'));
+  const senders = await fundSenders(url, chainId, dev);
+  const perSender = Math.ceil(TRANSFERS / SENDERS);
+  const raws: string[] = [];
+  // A high fee cap: Anvil's base fee rises while its blocks are full, and a cap under it would strand transactions.
+  for (let n = 0; n < perSender; n++) {
+    for (const s of senders) raws.push(await s.signTransaction({ to: bytesToHex(randomBytes(20)), value: 1n, nonce: n, gasLimit: 21000n, maxFeePerGas: 1_000_000_000_000n, maxPriorityFeePerGas: 0n, chainId, type: 2 }));
+  }
+  const bodies = raws.map((r, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [r] }));
+  const start = performance.now();
+  const load = await postConcurrently(url, bodies, CONCURRENCY);
+  if (load.errors) console.log(`  ${name}: ${load.errors} sends failed, first: ${load.firstError}`);
+  for (;;) {
+    const nonces = await Promise.all(senders.map((s) => rpcCall(url, 'eth_getTransactionCount', [s.address, 'latest'])));
+    if (nonces.every((n) => Number(n) >= perSender)) break;
+    await sleep(10);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const transfers = load.ok / seconds;
+  console.log(`  ${name}: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${transfers.toFixed(0)} transfers/s`);
+
+  const address = await deployCounter(url, chainId, dev);
+  const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: address, data: '0x06661abd' }, 'latest'] });
+  const calls = await postConcurrently(url, Array(READS).fill(callBody), CONCURRENCY);
+  if (calls.errors) console.log(`  ${name}: ${calls.errors} eth_call failed, first: ${calls.firstError}`);
+  const call = calls.ok / calls.seconds;
+  console.log(`  ${name}: eth_call ${calls.ok} in ${calls.seconds.toFixed(2)} s = ${call.toFixed(0)} requests/s`);
+  const balanceBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [senders[0]!.address, 'latest'] });
+  const balances = await postConcurrently(url, Array(READS * 2).fill(balanceBody), CONCURRENCY);
+  const balance = balances.ok / balances.seconds;
+  console.log(`  ${name}: eth_getBalance ${balances.ok} in ${balances.seconds.toFixed(2)} s = ${balance.toFixed(0)} requests/s`);
+  return { transfers, call, balance };
+}
+
+async function benchIsthmus(): Promise<Figures> {
+  const node = await startNodeProcess(['--mnemonic', WORDS]);
+  try {
+    return await measure('isthmus', node.evmRpcUrl, 5705n);
+  } finally {
+    await node.stop();
+  }
+}
+
+async function benchAnvil(): Promise<Figures | null> {
+  const anvil = foundryBinary('anvil');
+  if (!anvil) {
+    console.log('  anvil: not available on this platform (npm ships it for linux-x64)');
+    return null;
+  }
+  const port = await freePort();
+  // Interval mining (a block a second, Anvil's default 30M gas): in automine mode Anvil strands
+  // transactions that arrive out of nonce order from concurrent clients (they wait in its pool until
+  // another transaction arrives), so a concurrent load never completes there.
+  const child = spawn(anvil, ['--port', String(port), '--silent', '--mnemonic', WORDS, '--balance', '1000000', '--block-time', '1'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await rpcCall(url, 'eth_blockNumber');
+        break;
+      } catch {
+        if (i > 200) throw new Error('anvil did not start');
+        await sleep(50);
+      }
+    }
+    return await measure('anvil', url, 31337n);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+/** The ceiling: this node's EVM machine running transfers in-process (decode + recover + execute). */
+async function benchRunTx(): Promise<number> {
+  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
+  const base = new EvmBaseState();
+  const keys = Array.from({ length: SENDERS }, () => randomBytes(32));
+  for (const k of keys) base.accounts.set(bytesToHex(privateToAddress(k)), newEvmAccount(10n ** 24n));
+  const raws: Uint8Array[] = [];
+  for (let i = 0; i < TRANSFERS; i++) {
+    const w = new Wallet(bytesToHex(keys[i % SENDERS]!));
+    const signed = await w.signTransaction({ to: bytesToHex(randomBytes(20)), value: 1n, nonce: Math.floor(i / SENDERS), gasLimit: 21000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
+    raws.push(Buffer.from(signed.slice(2), 'hex'));
+  }
+  const slot = new EvmChanges();
+  const view = new LayeredState([slot], base);
+  const env = { number: 1n, timestamp: BigInt(Math.floor(Date.now() / 1000)), prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
+  const start = performance.now();
+  for (const raw of raws) {
+    const changes = new EvmChanges();
+    const r = await machine.run({ tx: createTxFromRLP(raw, { common: machine.common }), env, below: view, changes, canCredit: () => false });
+    if (r.execResult.exceptionError) throw new Error(String(r.execResult.exceptionError.error));
+    slot.absorb(changes);
+  }
+  const rate = TRANSFERS / ((performance.now() - start) / 1000);
+  console.log(`  @ethereumjs/vm runTx in-process: ${TRANSFERS} transfers = ${rate.toFixed(0)} transfers/s`);
+  return rate;
+}
+
+console.log(`evm: ${TRANSFERS} pre-signed transfers from ${SENDERS} senders, ${READS} eth_call and ${READS * 2} eth_getBalance requests, ${CONCURRENCY} in flight`);
+const ours = await benchIsthmus();
+const anvil = await benchAnvil();
+const ceiling = await benchRunTx();
+const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x Anvil (${b.toFixed(0)}/s)` : 'no Anvil here');
+console.log('');
+console.log(`transfers        ${ours.transfers.toFixed(0)}/s = ${ratio(ours.transfers, anvil?.transfers)}; bar 0.5x; ceiling ${ceiling.toFixed(0)}/s (runTx in-process)`);
+console.log(`eth_call         ${ours.call.toFixed(0)} requests/s = ${ratio(ours.call, anvil?.call)}; bar 0.25x`);
+console.log(`eth_getBalance   ${ours.balance.toFixed(0)} requests/s = ${ratio(ours.balance, anvil?.balance)}; bar 1x`);
