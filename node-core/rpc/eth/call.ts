@@ -8,7 +8,7 @@ import { Address, hexToBytes } from '@ethereumjs/util';
 import type { RunTxResult } from '@ethereumjs/vm';
 import { transferToNativeRecipient } from '../../evm/bridge-precompile.ts';
 import { BRIDGE_ADDRESS, MAX_TX_GAS } from '../../evm/constants.ts';
-import type { BlockEnv } from '../../evm/machine.ts';
+import type { BlockEnv, EvmMachine } from '../../evm/machine.ts';
 import { decodeRevertReason } from '../../evm/revert.ts';
 import { EvmChanges, isEmptyCodeHash, type EvmStateSource } from '../../evm/state.ts';
 import { RpcError } from '../errors.ts';
@@ -28,7 +28,7 @@ type Runner = (opts: { tx: TypedTransaction; env: BlockEnv; below: EvmStateSourc
 
 /** The transaction a call object describes, from its `from` (unsigned: the sender is taken as given). */
 async function callTransaction(call: CallObject, target: CallTarget, gas: bigint, common: TypedTransaction['common']): Promise<TypedTransaction> {
-  const from = call.from ?? `0x${'0'.repeat(40)}`;
+  const from = call.from ?? ZERO_ADDRESS;
   const nonce = call.nonce ?? (await target.state.account(from))?.nonce ?? 0n;
   const base = { nonce, gasLimit: gas, to: call.to, value: call.value ?? 0n, data: call.data ?? call.input ?? new Uint8Array(0) };
   const withFees = call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined;
@@ -55,13 +55,17 @@ function bridgeRecipient(call: CallObject): (r: string) => boolean {
   return (r) => r === recipient;
 }
 
+const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as const;
+
+async function checkValue(target: CallTarget, from: string, value: bigint): Promise<void> {
+  const balance = (await target.state.account(from))?.balance ?? 0n;
+  if (balance < value) throw new RpcError(SERVER_ERROR, `insufficient funds for gas * price + value: address ${from} have ${balance} want ${value}`);
+}
+
 async function runCall(run: Runner, common: TypedTransaction['common'], call: CallObject, target: CallTarget, gas: bigint): Promise<RunTxResult> {
-  const from = call.from ?? `0x${'0'.repeat(40)}`;
+  const from = call.from ?? ZERO_ADDRESS;
   const value = call.value ?? 0n;
-  if (value > 0n) {
-    const balance = (await target.state.account(from))?.balance ?? 0n;
-    if (balance < value) throw new RpcError(SERVER_ERROR, `insufficient funds for gas * price + value: address ${from} have ${balance} want ${value}`);
-  }
+  if (value > 0n) await checkValue(target, from, value);
   const tx = await callTransaction(call, target, gas, common);
   try {
     return await run({ tx, env: callEnv(target.env, call), below: target.state, changes: new EvmChanges(), canCredit: bridgeRecipient(call), call: true });
@@ -79,7 +83,7 @@ function ethereumjsMessage(e: unknown): string {
 }
 
 /** The error of a failed run: a revert with its data and decoded reason, or the EVM's exception. */
-export function executionError(result: RunTxResult): RpcError {
+export function executionError(result: { execResult: RunTxResult['execResult'] }): RpcError {
   const exec = result.execResult;
   if (exec.exceptionError!.error === 'revert') {
     const reason = decodeRevertReason(exec.returnValue);
@@ -88,8 +92,22 @@ export function executionError(result: RunTxResult): RpcError {
   return new RpcError(SERVER_ERROR, exec.exceptionError!.error);
 }
 
-export async function ethCall(run: Runner, common: TypedTransaction['common'], call: CallObject, target: CallTarget): Promise<Uint8Array> {
-  const result = await runCall(run, common, call, target, call.gas ?? MAX_TX_GAS);
+/** eth_call: a message call (no transaction, so no intrinsic gas or fee accounting: geth's results). */
+export async function ethCall(machine: EvmMachine, call: CallObject, target: CallTarget): Promise<Uint8Array> {
+  const from = call.from ?? ZERO_ADDRESS;
+  const value = call.value ?? 0n;
+  if (value > 0n) await checkValue(target, from, value);
+  const result = await machine.call({
+    caller: new Address(hexToBytes(from)),
+    to: call.to ? new Address(hexToBytes(call.to)) : undefined,
+    data: call.data ?? call.input ?? new Uint8Array(0),
+    value,
+    gasLimit: call.gas !== undefined && call.gas < MAX_TX_GAS ? call.gas : MAX_TX_GAS,
+    gasPrice: call.gasPrice ?? call.maxFeePerGas ?? 0n,
+    env: callEnv(target.env, call),
+    below: target.state,
+    canCredit: bridgeRecipient(call),
+  });
   if (result.execResult.exceptionError) throw executionError(result);
   return result.execResult.returnValue;
 }

@@ -103,7 +103,7 @@ const noOverrides = (v: unknown) => {
 
 const eth_call: Method = async (p, ctx) => {
   const [call, sel = latest] = parseParams(p, [required('transaction', callObject), optional('block', blockSelector), optional('stateOverrides', noOverrides), optional('blockOverrides', noOverrides)]);
-  return bytesHex(await ethCall(run(ctx), ctx.space.callMachine.common, call, await stateTarget(ctx, sel)));
+  return bytesHex(await ethCall(ctx.space.callMachine, call, await stateTarget(ctx, sel)));
 };
 
 const eth_estimateGas: Method = async (p, ctx) => {
