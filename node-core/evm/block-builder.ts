@@ -10,6 +10,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft } from '@ethereumjs/util';
 import { Bloom } from '@ethereumjs/vm';
 import { BLOCK_GAS_LIMIT, COINBASE, EXTRA_DATA } from './constants.ts';
+import { keccak256 } from './crypto.ts';
 import type { BlockEnv } from './machine.ts';
 import type { EvmBlockRecord, EvmTxRecord, Hex } from './records.ts';
 
@@ -43,7 +44,7 @@ export function encodeReceipt(r: EvmTxRecord): Uint8Array {
 }
 
 async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
-  const trie = await createMPT();
+  const trie = await createMPT({ useKeyHashingFunction: keccak256 });
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
   return trie.root();
 }

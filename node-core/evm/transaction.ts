@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './crypto.ts';
 import type { Hex } from './records.ts';
 
 export interface DecodedTransaction {
@@ -33,7 +33,7 @@ export class TransactionDecoder {
   }
 
   decode(raw: Uint8Array): DecodedTransaction {
-    const hash = bytesToHex(keccak_256(raw));
+    const hash = bytesToHex(keccak256(raw));
     const hit = this.cache.get(hash);
     if (hit) return hit;
     const claimed = claimedChainId(raw);
@@ -86,5 +86,5 @@ function claimedChainId(raw: Uint8Array): bigint | null {
 export function encodeDeposit(nonce: bigint, to: Hex, value: bigint, chainId: bigint): { raw: Uint8Array; hash: Hex } {
   const zero = new Uint8Array(0);
   const raw = RLP.encode([bigIntToUnpaddedBytes(nonce), zero, zero, hexToBytes(to), bigIntToUnpaddedBytes(value), zero, bigIntToUnpaddedBytes(chainId * 2n + 35n), zero, zero]);
-  return { raw, hash: bytesToHex(keccak_256(raw)) };
+  return { raw, hash: bytesToHex(keccak256(raw)) };
 }

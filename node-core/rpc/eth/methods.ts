@@ -5,7 +5,7 @@
  */
 import { createTx } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../../evm/crypto.ts';
 import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, COINBASE } from '../../evm/constants.ts';
 import type { EvmBlockRecord, EvmTxRecord, Hex } from '../../evm/records.ts';
 import { TxRejected } from '../../evm/relay.ts';
@@ -50,7 +50,7 @@ const storageSlot: Parse<Hex> = (v, name) => {
 const web3_clientVersion: Method = (_p, ctx) => `Isthmus/v${ctx.version}/${process.platform}-${process.arch}/node${process.version.slice(1)}`;
 const web3_sha3: Method = (p) => {
   const [bytes] = parseParams(p, [required('data', data)]);
-  return bytesToHex(keccak_256(bytes));
+  return bytesToHex(keccak256(bytes));
 };
 const net_version: Method = (_p, ctx) => String(ctx.space.chainId);
 const net_listening: Method = () => true;
