@@ -133,7 +133,7 @@ export async function simulateTransaction(params: unknown, ctx: RpcContext) {
     const encoding = (cfg.accounts.encoding ?? 'base64') as AccountEncoding;
     accounts = cfg.accounts.addresses.map((k) => {
       const a = written.get(k) ?? ctx.chain.getAccount(k, c);
-      return a && a.lamports > 0 ? encodeAccount(k, a, { encoding }) : null;
+      return a && a.lamports > 0 ? encodeAccount(k, a, { encoding, readAccount: (m) => written.get(m) ?? ctx.chain.getAccount(m, c) }) : null;
     });
   }
   return withContext(slot, {
