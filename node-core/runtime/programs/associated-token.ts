@@ -23,7 +23,7 @@ const IMMUTABLE_OWNER_EXTENSION = 7;
  * plus 1,500 per address tried while finding the bump (create_program_address's syscall cost).
  * Invoked programs charge their own units, and each invoke costs the caller 946 more.
  */
-const CREATE_UNITS = 7_300;
+const CREATE_UNITS = 7_700;
 const IDEMPOTENT_EXISTING_UNITS = 2_700;
 const RECOVER_UNITS = 9_500;
 const PDA_ATTEMPT_UNITS = 1_500;
