@@ -161,8 +161,7 @@ export class Invocations {
     // push(): depth, re-entry and trace limits.
     const height = callerHeight + 1;
     if (height > MAX_INVOKE_STACK_HEIGHT) throw new InstructionError('CallDepth');
-    const onStack = this.stack.indexOf(program.id);
-    if (onStack !== -1 && onStack !== this.stack.length - 1) throw new InstructionError('ReentrancyNotAllowed');
+    if (this.stack.includes(program.id) && this.stack[this.stack.length - 1] !== program.id) throw new InstructionError('ReentrancyNotAllowed');
     if (++this.traceLength > MAX_INSTRUCTION_TRACE_LENGTH) throw new InstructionError('MaxInstructionTraceLengthExceeded');
 
     // The caller's changes so far answer to the caller's ownership.

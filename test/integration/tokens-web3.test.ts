@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction, sendAndConfirmTransaction, type Signer } from '@solana/web3.js';
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction, sendAndConfirmTransaction, type Signer, type TokenBalance } from '@solana/web3.js';
 import * as spl from '@solana/spl-token';
 import bs58 from 'bs58';
 import { decompress } from 'fzstd';
@@ -111,7 +111,7 @@ describe('SPL Token with @solana/spl-token', () => {
     assert.equal(inner[0]!.index, 0);
     const keys = tx!.transaction.message.staticAccountKeys.map((k) => k.toBase58());
     assert.deepEqual(
-      inner[0]!.instructions.map((i) => [keys[i.programIdIndex], i.stackHeight]),
+      inner[0]!.instructions.map((i) => [keys[i.programIdIndex], (i as unknown as { stackHeight: number }).stackHeight]),
       [[TOKEN, 2], ['11111111111111111111111111111111', 2], [TOKEN, 2], [TOKEN, 2]],
     );
     // jsonParsed: the top-level ATA instruction and the inner ones, parsed.
@@ -147,7 +147,7 @@ describe('SPL Token with @solana/spl-token', () => {
     ]);
     assert.equal(tx!.meta!.computeUnitsConsumed, 4644);
     const keys = tx!.transaction.message.staticAccountKeys.map((k) => k.toBase58());
-    const balances = (list: typeof tx.meta.preTokenBalances) =>
+    const balances = (list: TokenBalance[] | null | undefined) =>
       Object.fromEntries(list!.map((b) => [keys[b.accountIndex], [b.uiTokenAmount.amount, b.uiTokenAmount.uiAmountString, b.owner, b.mint, b.programId]]));
     assert.deepEqual(balances(tx!.meta!.preTokenBalances), {
       [aliceAta.toBase58()]: ['1000000', '1', alice.publicKey.toBase58(), mint.toBase58(), TOKEN],
@@ -447,7 +447,7 @@ describe('token RPC methods', () => {
       const notes = messages.filter((m) => m.params?.subscription === programSub);
       return notes.some((n) => n.params.result.value.pubkey === accounts[0]!.toBase58()) ? notes : null;
     }, { what: 'program notification' });
-    assert.ok(!programNotes.some((n: any) => n.params.result.value.pubkey === uninitialized.publicKey.toBase58()));
+    assert.ok(!programNotes!.some((n: any) => n.params.result.value.pubkey === uninitialized.publicKey.toBase58()));
     ws.close();
   });
 });
