@@ -382,7 +382,8 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     postBalances[0] = chargedPayer.lamports;
   }
   const programIndexes = new Set(m.instructions.map((ix) => ix.programIdIndex));
-  const tokenBalances = (accounts: Account[]) => collectTokenBalances(loaded.keys, accounts, (i) => programIndexes.has(i), env.readAccount);
+  // A simulation reports no token balances: skip the work.
+  const tokenBalances = (accounts: Account[]) => (env.simulation ? [] : collectTokenBalances(loaded.keys, accounts, (i) => programIndexes.has(i), env.readAccount));
   const preTokenBalances = tokenBalances(loaded.originals);
   return {
     err,

@@ -51,6 +51,34 @@ export interface Multisig {
 }
 
 const invalidData = () => new InstructionError('InvalidAccountData');
+
+/*
+ * Keys are base-58 text everywhere in the node, and every token instruction reads and writes several:
+ * the conversions are cached (bounded) so a transfer does not spend its time in base-58.
+ */
+const CACHE_LIMIT = 65_536;
+const textOf = new Map<string, Address>();
+const bytesOf = new Map<Address, Uint8Array>();
+
+function keyAt(b: Uint8Array, at: number): Address {
+  const raw = b.subarray(at, at + 32);
+  const id = Buffer.from(raw.buffer, raw.byteOffset, 32).toString('latin1');
+  let key = textOf.get(id);
+  if (key === undefined) {
+    if (textOf.size >= CACHE_LIMIT) textOf.clear();
+    textOf.set(id, (key = bytesToAddress(raw)));
+  }
+  return key;
+}
+
+function writeKey(b: Uint8Array, at: number, key: Address): void {
+  let raw = bytesOf.get(key);
+  if (raw === undefined) {
+    if (bytesOf.size >= CACHE_LIMIT) bytesOf.clear();
+    bytesOf.set(key, (raw = addressToBytes(key)));
+  }
+  b.set(raw, at);
+}
 const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
 function readTag(b: Uint8Array, at: number): boolean {
@@ -60,13 +88,13 @@ function readTag(b: Uint8Array, at: number): boolean {
 }
 
 function readKeyOption(b: Uint8Array, at: number): Address | null {
-  return readTag(b, at) ? bytesToAddress(b.subarray(at + 4, at + 36)) : null;
+  return readTag(b, at) ? keyAt(b, at + 4) : null;
 }
 
 function writeKeyOption(b: Uint8Array, at: number, key: Address | null): void {
   // Packing writes the tag only: a None keeps the old key bytes, as the program's pack does not clear them.
   view(b).setUint32(at, key === null ? 0 : 1, true);
-  if (key !== null) b.set(addressToBytes(key), at + 4);
+  if (key !== null) writeKey(b, at + 4, key);
 }
 
 function readBool(b: Uint8Array, at: number): boolean {
@@ -116,8 +144,8 @@ export function unpackAccountUnchecked(data: Uint8Array): TokenAccount {
   if (state === undefined) throw invalidData();
   const isNative = readTag(data, 109) ? v.getBigUint64(113, true) : null;
   return {
-    mint: bytesToAddress(data.subarray(0, 32)),
-    owner: bytesToAddress(data.subarray(32, 64)),
+    mint: keyAt(data, 0),
+    owner: keyAt(data, 32),
     amount: v.getBigUint64(64, true),
     delegate,
     state,
@@ -136,8 +164,8 @@ export function unpackAccount(data: Uint8Array): TokenAccount {
 export function packAccount(a: TokenAccount, data: Uint8Array): void {
   if (data.length !== ACCOUNT_LEN) throw invalidData();
   const v = view(data);
-  data.set(addressToBytes(a.mint), 0);
-  data.set(addressToBytes(a.owner), 32);
+  writeKey(data, 0, a.mint);
+  writeKey(data, 32, a.owner);
   v.setBigUint64(64, a.amount, true);
   writeKeyOption(data, 72, a.delegate);
   data[108] = STATES.indexOf(a.state);
@@ -154,12 +182,12 @@ export function isInitializedAccountData(data: Uint8Array): boolean {
 
 /** The mint of a valid token account's data (get_token_account_mint), else null. */
 export function tokenAccountMint(data: Uint8Array): Address | null {
-  return isInitializedAccountData(data) ? bytesToAddress(data.subarray(0, 32)) : null;
+  return isInitializedAccountData(data) ? keyAt(data, 0) : null;
 }
 
 /** The owner of a valid token account's data, else null. */
 export function tokenAccountOwner(data: Uint8Array): Address | null {
-  return isInitializedAccountData(data) ? bytesToAddress(data.subarray(32, 64)) : null;
+  return isInitializedAccountData(data) ? keyAt(data, 32) : null;
 }
 
 // ---- Multisig ----
