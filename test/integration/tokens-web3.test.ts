@@ -384,6 +384,11 @@ describe('token RPC methods', () => {
     assert.equal(first.account.owner, TOKEN);
     const viaWeb3 = await conn.getParsedTokenAccountsByOwner(holder.publicKey, { mint });
     assert.equal(viaWeb3.value.length, 3);
+    // Without an encoding Agave answers legacy base-58 (binary), which cannot carry a token account.
+    const binary = await call('getTokenAccountsByOwner', [owner, { programId: TOKEN }, { commitment: 'confirmed' }]);
+    assert.equal(binary.error.code, -32600);
+    const json = await call('getTokenAccountsByOwner', [owner, { programId: TOKEN }, { encoding: 'json', commitment: 'confirmed' }]);
+    assert.equal(json.value[0].account.data.program, 'spl-token');
     const none = await call('getTokenAccountsByOwner', [Keypair.generate().publicKey.toBase58(), { programId: TOKEN }, { encoding: 'base64' }]);
     assert.deepEqual(none.value, []);
   });
@@ -410,6 +415,31 @@ describe('token RPC methods', () => {
       parsed: { type: 'mint', info: { mintAuthority: payer.publicKey.toBase58(), supply: '3500', decimals: 3, isInitialized: true, freezeAuthority: null } },
       space: 82,
     });
+  });
+
+  it('simulateTransaction reports return data and, when asked, the parsed inner instructions', async () => {
+    const wallet = Keypair.generate().publicKey;
+    const tx = new Transaction().add(spl.createAssociatedTokenAccountInstruction(payer.publicKey, spl.getAssociatedTokenAddressSync(mint, wallet), wallet, mint));
+    tx.recentBlockhash = (await conn.getLatestBlockhash()).blockhash;
+    tx.feePayer = payer.publicKey;
+    tx.sign(payer);
+    const encoded = tx.serialize().toString('base64');
+    const sim = await call('simulateTransaction', [encoded, { encoding: 'base64', commitment: 'confirmed', innerInstructions: true }]);
+    assert.equal(sim.value.err, null);
+    assert.deepEqual(sim.value.innerInstructions[0].instructions.map((i: any) => `${i.program}:${i.parsed.type}:${i.stackHeight}`), [
+      'spl-token:getAccountDataSize:2',
+      'system:createAccount:2',
+      'spl-token:initializeImmutableOwner:2',
+      'spl-token:initializeAccount3:2',
+    ]);
+    const plain = await call('simulateTransaction', [encoded, { encoding: 'base64', commitment: 'confirmed' }]);
+    assert.equal(plain.value.innerInstructions, null);
+    const ui = new Transaction().add(spl.createAmountToUiAmountInstruction(mint, 1234n));
+    ui.recentBlockhash = tx.recentBlockhash;
+    ui.feePayer = payer.publicKey;
+    ui.sign(payer);
+    const ret = await call('simulateTransaction', [ui.serialize().toString('base64'), { encoding: 'base64', commitment: 'confirmed' }]);
+    assert.deepEqual(ret.value.returnData, { programId: TOKEN, data: [Buffer.from('1.234').toString('base64'), 'base64'] });
   });
 
   it('wrong accounts get Agave\'s errors', async () => {

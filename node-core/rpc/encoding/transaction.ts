@@ -238,6 +238,11 @@ function innerInstructions(meta: TransactionStatusMeta, parsedKeys: Address[] | 
   }));
 }
 
+/** Inner instructions in the jsonParsed form (simulateTransaction's `innerInstructions: true`). */
+export function parsedInnerInstructions(inner: StoredInnerInstructions[], keys: Address[]): UiTransactionStatusMeta['innerInstructions'] {
+  return innerInstructions({ innerInstructions: inner } as TransactionStatusMeta, keys);
+}
+
 /** Full meta; `parsedKeys` (all account keys) selects the jsonParsed form. */
 function uiMeta(meta: TransactionStatusMeta, showRewards: boolean, parsedKeys: Address[] | null): UiTransactionStatusMeta {
   const out: UiTransactionStatusMeta = {

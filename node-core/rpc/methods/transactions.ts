@@ -7,7 +7,7 @@ import type { ExecutedTransaction } from '../../runtime/executor.ts';
 import { verifyTransactionSignatures, verifyTransactionSignaturesAsync } from '../../runtime/signatures.ts';
 import { PACKET_DATA_SIZE, parseTransaction, sanitizeTransaction, type Transaction } from '../../runtime/wire.ts';
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
-import { uiReturnData } from '../encoding/transaction.ts';
+import { parsedInnerInstructions, uiReturnData } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, invalidParams } from '../errors.ts';
 import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, parseParams, required, string, u64 } from '../params.ts';
@@ -142,6 +142,7 @@ export async function simulateTransaction(params: unknown, ctx: RpcContext) {
     accounts,
     unitsConsumed: result.computeUnitsConsumed,
     returnData: result.returnData ? uiReturnData(result.returnData) : null,
+    innerInstructions: cfg.innerInstructions ? parsedInnerInstructions(result.innerInstructions, result.accountKeys) : null,
     ...(cfg.replaceRecentBlockhash ? { replacementBlockhash: { blockhash: tx.message.recentBlockhash, lastValidBlockHeight: ctx.chain.latestBlockhash(c).lastValidBlockHeight } } : {}),
   });
 }
