@@ -24,6 +24,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import WebSocket from 'ws';
 import { keypairFromSeed } from '../node-core/keys/keypair.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
+import { DEFAULT_OPTIONS } from '../node-core/server/options.ts';
 
 const CONNECTIONS = 100;
 const SLOT_SUBS_PER_CONNECTION = 10;
@@ -200,7 +201,9 @@ async function main(): Promise<void> {
   const { startNode } = await import('../node-core/server/start.ts');
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-pubsub-'));
   const node = await startNode({
+    ...DEFAULT_OPTIONS,
     rpcPort: 0,
+    evmRpcPort: 0,
     bindAddress: '127.0.0.1',
     ledger,
     reset: false,

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { defaultLedgerDir } from '../common/data-dir.ts';
 import { normalizeMnemonic, validateMnemonic } from '../keys/mnemonic.ts';
 import { DEFAULT_OPTIONS, type NodeOptions } from '../server/options.ts';
+import { CHAIN_IDS, type NetworkName } from '../evm/constants.ts';
 
 export type CommandLine =
   | { command: 'start'; options: NodeOptions }
@@ -64,6 +65,22 @@ const FLAGS = {
     help: 'Slots in each epoch (at least 32)',
   },
   'rpc-pubsub-enable-vote-subscription': { type: 'boolean', help: 'Allow voteSubscribe on PubSub' },
+  'evm-rpc-port': {
+    type: 'string', arg: 'PORT', int: [0, MAX_PORT], defaultText: `${DEFAULT_OPTIONS.evmRpcPort}; a free port when --rpc-port is 0`,
+    help: 'Ethereum JSON-RPC port, HTTP and WebSocket (0 picks a free port)',
+  },
+  network: {
+    type: 'string', arg: 'NAME', defaultText: 'devnet',
+    help: 'EVM network of a new ledger: mainnet (chain id 106), testnet (111) or devnet (5705)',
+  },
+  'evm-chain-id': {
+    type: 'string', arg: 'ID', int: [1, Number.MAX_SAFE_INTEGER], defaultText: 'the network\'s',
+    help: 'EVM chain id of a new ledger (instead of --network\'s)',
+  },
+  'rpc-allowed-hosts': {
+    type: 'string', arg: 'HOSTS', defaultText: 'localhost and IP addresses only',
+    help: 'Comma-separated host names the HTTP and WebSocket endpoints also answer ("*": any); others get 403',
+  },
   help: { type: 'boolean', short: 'h', help: 'Print this help' },
 } satisfies Record<string, FlagSpec>;
 
@@ -89,11 +106,13 @@ export const HELP_TEXT = `isthmus: a local Solana-style blockchain node
 
 Usage:
   isthmus start [OPTIONS]
+  isthmus evm transfer-to-evm [--lamports] <EVM_ADDRESS> <AMOUNT>
   isthmus help
   isthmus --help
 
 Commands:
-  start    Run the node (JSON RPC on --rpc-port, PubSub on --rpc-pubsub-port)
+  start    Run the node (JSON RPC on --rpc-port, PubSub on --rpc-pubsub-port, Ethereum JSON-RPC on --evm-rpc-port)
+  evm      Move native tokens into the EVM space (isthmus evm --help)
   help     Print this help
 
 Options for start:
@@ -177,6 +196,15 @@ function parseStart(args: string[]): CommandLine {
     return fail(`--rpc-pubsub-port must differ from --rpc-port (both ${rpcPort})`);
   }
 
+  const evmRpcPort = ints['evm-rpc-port'] ?? (rpcPort === 0 ? 0 : DEFAULT_OPTIONS.evmRpcPort);
+  if (evmRpcPort !== 0 && (evmRpcPort === rpcPort || evmRpcPort === (rpcPubsubPort ?? rpcPort + 1))) {
+    return fail(`--evm-rpc-port must differ from the JSON RPC and PubSub ports (${evmRpcPort})`);
+  }
+  const network = values.network;
+  if (network !== undefined && !Object.hasOwn(CHAIN_IDS, network)) return fail(`--network must be mainnet, testnet or devnet, got '${network}'`);
+  const evmChainId = ints['evm-chain-id'] ?? (network !== undefined ? CHAIN_IDS[network as NetworkName] : undefined);
+  const allowedHosts = (values['rpc-allowed-hosts'] ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '');
+
   const options: NodeOptions = {
     rpcPort,
     bindAddress,
@@ -188,7 +216,10 @@ function parseStart(args: string[]): CommandLine {
     slotsPerEpoch: ints['slots-per-epoch'] ?? DEFAULT_OPTIONS.slotsPerEpoch,
     devAccountLamports: DEFAULT_OPTIONS.devAccountLamports,
     enableVoteSubscription: values['rpc-pubsub-enable-vote-subscription'] ?? DEFAULT_OPTIONS.enableVoteSubscription,
+    evmRpcPort,
+    rpcAllowedHosts: allowedHosts,
   };
+  if (evmChainId !== undefined) options.evmChainId = evmChainId;
   if (rpcPubsubPort !== undefined) options.rpcPubsubPort = rpcPubsubPort;
   if (mnemonic !== undefined) options.mnemonic = normalizeMnemonic(mnemonic);
   if (ints['limit-ledger-size'] !== undefined) options.limitLedgerSize = ints['limit-ledger-size'];

@@ -6,6 +6,7 @@ import { LedgerStateError } from '../ledger/open-chain.ts';
 import { LedgerError, startNode, type RunningNode } from '../server/start.ts';
 import type { NodeOptions } from '../server/options.ts';
 import { parseCommandLine } from './args.ts';
+import { runEvmCommand } from './evm-command.ts';
 
 const sol = (lamports: number) => (lamports / LAMPORTS_PER_SOL).toLocaleString('en-US', { maximumFractionDigits: 9 });
 
@@ -42,6 +43,7 @@ function ignoredGenesisFlags(node: RunningNode, options: NodeOptions): string[] 
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'evm') return runEvmCommand(argv.slice(1), (line) => process.stdout.write(line + '\n'), (line) => process.stderr.write(line + '\n'));
   const cmd = parseCommandLine(argv);
   if (cmd.command === 'help') {
     process.stdout.write(cmd.text);

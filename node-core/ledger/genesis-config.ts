@@ -2,6 +2,7 @@
 import type { Address } from '../common/pubkey.ts';
 import type { RentConfig } from '../runtime/account.ts';
 import type { EpochSchedule } from '../runtime/sysvars.ts';
+import type { EvmGenesis } from '../evm/genesis.ts';
 
 export interface FeeRateGovernor {
   burnPercent: number;
@@ -43,6 +44,8 @@ export interface GenesisConfig {
   slotMs: number;
   ticksPerSlot: number;
   accounts: GenesisAccount[];
+  /** The EVM space (absent in ledgers made before it existed). */
+  evm?: EvmGenesis;
 }
 
 /** Solana's defaults (sdk fee_calculator.rs, rent.rs, inflation.rs). */

@@ -19,6 +19,9 @@ import {
 } from '../common/pubkey.ts';
 import { generateKeypair, readKeypairFile, writeKeypairFile, type Keypair } from '../keys/keypair.ts';
 import { deriveDevKeypairs, generateMnemonic } from '../keys/mnemonic.ts';
+import { deriveEvmKeys, type EvmKey } from '../keys/evm-keys.ts';
+import { evmGenesisAccounts } from '../evm/genesis.ts';
+import { CHAIN_IDS } from '../evm/constants.ts';
 import { minimumBalanceForRentExemption } from '../runtime/account.ts';
 import { fixedEpochSchedule } from './epoch.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
@@ -44,6 +47,7 @@ export const ledgerFiles = (ledger: string) => ({
   vote: path.join(ledger, 'vote-account-keypair.json'),
   stake: path.join(ledger, 'stake-account-keypair.json'),
   mnemonic: path.join(ledger, 'dev-accounts-mnemonic.txt'),
+  evmBridge: path.join(ledger, 'evm-bridge-keypair.json'),
   store: path.join(ledger, 'store'),
   marker: path.join(ledger, 'isthmus-ledger.json'),
 });
@@ -54,6 +58,8 @@ export interface GenesisParams {
   slotMs: number;
   slotsPerEpoch: number;
   devAccountLamports: number;
+  /** The EVM space's chain id [default: devnet's]. */
+  evmChainId?: number;
 }
 
 export interface LedgerKeys {
@@ -61,7 +67,13 @@ export interface LedgerKeys {
   identity: Keypair;
   mnemonic: string;
   devAccounts: Keypair[];
+  /** The EVM dev accounts (m/44'/60'/0'/0/i of the same mnemonic). */
+  evmDevAccounts: EvmKey[];
+  /** Relays eth_sendRawTransaction into native transactions (signs and pays them). */
+  evmBridge: Keypair;
 }
+
+const EVM_BRIDGE_LAMPORTS = 1_000 * LAMPORTS_PER_SOL;
 
 const account = (address: string, lamports: number, owner: string, data: Uint8Array = new Uint8Array(0), executable = false): GenesisAccount => ({
   address,
@@ -83,6 +95,9 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
   const stake = generateKeypair();
   const mnemonic = p.mnemonic ?? generateMnemonic();
   const devAccounts = deriveDevKeypairs(mnemonic, DEV_ACCOUNT_COUNT);
+  const evmDevAccounts = deriveEvmKeys(mnemonic, DEV_ACCOUNT_COUNT);
+  const evmBridge = generateKeypair();
+  writeKeypairFile(files.evmBridge, evmBridge);
   writeKeypairFile(files.faucet, faucet);
   writeKeypairFile(files.identity, identity);
   writeKeypairFile(files.vote, vote);
@@ -113,7 +128,10 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
       stakeStateData({ rentExemptReserve: stakeReserve, authority: identity.address, voter: vote.address, stake: BOOTSTRAP_STAKE_LAMPORTS }),
     ),
     ...devAccounts.map((k) => account(k.address, p.devAccountLamports, SYSTEM_PROGRAM_ID)),
+    account(evmBridge.address, EVM_BRIDGE_LAMPORTS, SYSTEM_PROGRAM_ID),
   ];
+  const evm = { chainId: p.evmChainId ?? CHAIN_IDS.devnet, accounts: evmDevAccounts.map((k) => ({ address: k.address, lamports: p.devAccountLamports })), bridge: evmBridge.address };
+  accounts.push(...evmGenesisAccounts(evm, rent));
   const total = accounts.reduce((n, a) => n + a.lamports, 0);
   if (!Number.isSafeInteger(total)) throw new RangeError('genesis supply must stay below 2^53 lamports');
 
@@ -132,8 +150,9 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     slotMs: p.slotMs,
     ticksPerSlot: 64,
     accounts,
+    evm,
   };
-  return { config, keys: { faucet, identity, mnemonic, devAccounts } };
+  return { config, keys: { faucet, identity, mnemonic, devAccounts, evmDevAccounts, evmBridge } };
 }
 
 /** The keys of an existing ledger, read back from its files. */
@@ -145,5 +164,7 @@ export function readLedgerKeys(ledger: string, config: GenesisConfig): LedgerKey
     identity: readKeypairFile(files.identity),
     mnemonic,
     devAccounts: deriveDevKeypairs(mnemonic, config.devAccounts.length),
+    evmDevAccounts: deriveEvmKeys(mnemonic, config.evm?.accounts.length ?? 0),
+    evmBridge: readKeypairFile(files.evmBridge),
   };
 }

@@ -3,15 +3,25 @@
  * accounts, the chain counters, and the recent blocks that feed the blockhash queue and status cache).
  */
 import type { ProgramRegistry } from '../runtime/program.ts';
-import type { BlockHeader, ChainMeta, Store } from '../store/store.ts';
+import type { BlockHeader, ChainMeta, SlotCommit, Store } from '../store/store.ts';
 import type { AccountsDb } from './bank.ts';
 import { MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { Chain, blockhashOf, type ChainParams, type SignatureStatus } from './chain.ts';
 import type { GenesisConfig } from './genesis-config.ts';
 
+/** The blockhash of slot 0. */
+export const genesisBlockhash = (genesisHash: string): string => blockhashOf(genesisHash, 0, []);
+
+/** What an extension writes at genesis: its records in slot 0's commit and its counters. */
+export interface ExtensionGenesis {
+  name: string;
+  extras: NonNullable<SlotCommit['extras']>;
+  meta: unknown;
+}
+
 /** Writes the genesis record and slot 0 (the genesis accounts); returns the chain counters after it. */
-export async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string): Promise<ChainMeta> {
-  const blockhash = blockhashOf(genesisHash, 0, []);
+export async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string, extensions: ExtensionGenesis[] = []): Promise<ChainMeta> {
+  const blockhash = genesisBlockhash(genesisHash);
   const meta: ChainMeta = {
     slot: 0,
     blockhash,
@@ -20,7 +30,7 @@ export async function writeGenesis(store: Store, config: GenesisConfig, genesisH
     lamportsPerSignature: config.feeRateGovernor.minLamportsPerSignature,
     totalSupply: config.accounts.reduce((n, a) => n + a.lamports, 0),
     burned: 0,
-    extensions: {},
+    extensions: Object.fromEntries(extensions.map((e) => [e.name, e.meta])),
   };
   await store.writeGenesis({ config, hash: genesisHash });
   await store.commitSlot({
@@ -30,6 +40,7 @@ export async function writeGenesis(store: Store, config: GenesisConfig, genesisH
       { lamports: a.lamports, data: new Uint8Array(Buffer.from(a.data, 'base64')), owner: a.owner, executable: a.executable, rentEpoch: 0 },
     ]),
     meta,
+    extras: extensions.flatMap((e) => e.extras),
   });
   return meta;
 }

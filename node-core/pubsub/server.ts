@@ -8,6 +8,7 @@ import http from 'node:http';
 import { WebSocketServer } from 'ws';
 import type { Chain } from '../ledger/chain.ts';
 import { listen } from '../server/http.ts';
+import { forbiddenHostMessage, hostAllowed } from '../server/host-check.ts';
 import { Connection, type SendLimits } from './connection.ts';
 import { attachNotifier } from './notifier.ts';
 import { Registry } from './subscriptions.ts';
@@ -38,6 +39,8 @@ export interface PubsubOptions {
   limits?: Partial<PubsubLimits>;
   /** Where disconnect reasons and notification failures go (default: console.warn). */
   log?: (line: string) => void;
+  /** Host names allowed beside localhost and IP addresses (server/host-check.ts). */
+  allowedHosts?: readonly string[];
 }
 
 export interface PubsubServer {
@@ -60,7 +63,12 @@ export async function startPubsubServer(o: PubsubOptions): Promise<PubsubServer>
   });
   const port = await listen(httpServer, o.port, o.host, '--rpc-pubsub-port');
   // Attached only once listening: a WebSocketServer re-emits its server's errors (a taken port) as its own.
-  const wss = new WebSocketServer({ server: httpServer, maxPayload: limits.maxPayloadBytes, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    server: httpServer,
+    maxPayload: limits.maxPayloadBytes,
+    perMessageDeflate: false,
+    verifyClient: ({ req }, done) => (hostAllowed(req.headers.host, o.allowedHosts ?? []) ? done(true) : done(false, 403, forbiddenHostMessage(req.headers.host).trim())),
+  });
 
   const notifier = attachNotifier(o.chain, registry, log);
   const connections = new Set<Connection>();

@@ -326,6 +326,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
         minimumBalance,
         bankExtension: env.bankExtension ?? noBankExtension,
         feePayer: payerKey,
+        signature: tx.id,
       };
       invocations.enterTopLevel(ctx, program, pre);
       const pending = program.process(ctx);
@@ -435,6 +436,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
     minimumBalance: (len) => minimumBalanceForRentExemption(env.sysvars.rent, len),
     bankExtension: env.bankExtension ?? noBankExtension,
     feePayer: m.accountKeys[0]!,
+    signature: tx.id,
   };
   try {
     program.process(ctx);

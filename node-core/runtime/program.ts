@@ -55,6 +55,8 @@ export interface InstructionContext {
   bankExtension<T>(name: string): T | undefined;
   /** The transaction's fee payer. */
   readonly feePayer: Address;
+  /** The transaction's first signature (its id). */
+  readonly signature: string;
   /** 1 for a transaction's instruction, 2 and up inside cross-program invocations. */
   readonly stackHeight?: number;
   /**

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import type { Dispatcher } from '../rpc/dispatcher.ts';
+import { forbiddenHostMessage, hostAllowed } from './host-check.ts';
 
 /** Agave's MAX_REQUEST_BODY_SIZE. */
 export const MAX_REQUEST_BODY_SIZE = 50 * 1024;
@@ -13,6 +14,8 @@ export interface HttpHandlers {
   health(): 'ok' | 'behind' | 'unknown';
   /** Serves GET requests other than the health check (the explorer); false when nothing matched. */
   serveStatic?(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  /** Host names allowed beside localhost and IP addresses (host-check.ts). */
+  allowedHosts?: readonly string[];
 }
 
 const CORS_HEADERS = {
@@ -30,6 +33,7 @@ const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2
 
 export function createHttpServer(h: HttpHandlers): http.Server {
   const server = http.createServer((req, res) => {
+    if (!hostAllowed(req.headers.host, h.allowedHosts ?? [])) return send(res, 403, forbiddenHostMessage(req.headers.host), 'text/plain; charset=utf-8');
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { ...CORS_HEADERS, 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type' });
       res.end();

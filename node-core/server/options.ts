@@ -22,6 +22,12 @@ export interface NodeOptions {
   devAccountLamports: number;
   /** Allow voteSubscribe on PubSub. */
   enableVoteSubscription: boolean;
+  /** Ethereum JSON-RPC (HTTP and WebSocket) port (0 = any free port). */
+  evmRpcPort: number;
+  /** The EVM chain id of a new ledger [default: devnet's, 5705]. */
+  evmChainId?: number;
+  /** Host names the HTTP and WebSocket endpoints answer beside localhost and IP addresses ("*": any). */
+  rpcAllowedHosts: string[];
 }
 
 export const DEFAULT_OPTIONS = {
@@ -34,4 +40,6 @@ export const DEFAULT_OPTIONS = {
   slotsPerEpoch: 432_000,
   devAccountLamports: 100_000_000_000_000,
   enableVoteSubscription: false,
+  evmRpcPort: 8545,
+  rpcAllowedHosts: [] as string[],
 } satisfies Partial<NodeOptions>;

@@ -11,7 +11,7 @@ import type { Chain } from '../ledger/chain.ts';
 import { createGenesis, genesisHashOf, ledgerFiles, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { lockLedger } from '../ledger/ledger-lock.ts';
-import { openChain, writeGenesis } from '../ledger/open-chain.ts';
+import { genesisBlockhash, LedgerStateError, openChain, writeGenesis } from '../ledger/open-chain.ts';
 import { builtinPrograms } from '../runtime/programs/index.ts';
 import { initEncodings } from '../rpc/encoding/account.ts';
 import type { RpcContext } from '../rpc/context.ts';
@@ -22,6 +22,15 @@ import type { Store } from '../store/store.ts';
 import { createHttpServer, listen } from './http.ts';
 import type { NodeOptions } from './options.ts';
 import { startPubsubServer, type PubsubServer } from '../pubsub/server.ts';
+import { EVM_PROGRAM_ID } from '../evm/constants.ts';
+import { evmGenesisRecords } from '../evm/genesis.ts';
+import { createEvmProgram, EVM_EXTENSION } from '../evm/program.ts';
+import { EvmRelay } from '../evm/relay.ts';
+import { EvmSpace, type EvmSpaceMeta } from '../evm/space.ts';
+import type { EvmRpcContext } from '../rpc/eth/context.ts';
+import { FilterManager } from '../rpc/eth/filters.ts';
+import { ethMethods } from '../rpc/eth/methods.ts';
+import { startEvmServer, type EvmServer } from './evm-server.ts';
 
 export const NODE_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
@@ -34,6 +43,10 @@ export interface RunningNode {
   pubsubUrl: string;
   rpcPort: number;
   pubsubPort: number;
+  /** The EVM endpoint (Ethereum JSON-RPC over HTTP and WebSocket). */
+  evmRpcUrl: string;
+  evmRpcPort: number;
+  evm: EvmSpace;
   faucetKeypairPath: string;
   /** True when this start made the ledger's genesis. */
   createdLedger: boolean;
@@ -86,24 +99,38 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
         slotMs: options.slotMs,
         slotsPerEpoch: options.slotsPerEpoch,
         devAccountLamports: options.devAccountLamports,
+        evmChainId: options.evmChainId,
       });
       const hash = genesisHashOf(made.config);
-      await writeGenesis(store, made.config, hash);
+      const evmGenesis = await evmGenesisRecords(store, made.config.evm!, { creationTime: made.config.creationTime, blockhash: genesisBlockhash(hash) });
+      await writeGenesis(store, made.config, hash, [{ name: EVM_EXTENSION, ...evmGenesis }]);
       genesisRecord = { config: made.config, hash };
       keys = made.keys;
       createdLedger = true;
     } else {
       keys = readLedgerKeys(options.ledger, genesisRecord.config);
     }
+    const evmMeta = (await store.readMeta())?.extensions[EVM_EXTENSION] as EvmSpaceMeta | undefined;
+    if (!genesisRecord.config.evm || !evmMeta) throw new LedgerStateError('this ledger was made before the EVM space existed; start it with --reset for a new genesis');
+    const evm = await EvmSpace.open(store, genesisRecord.config.evm.chainId, evmMeta);
+    const programs = new Map(builtinPrograms);
+    programs.set(EVM_PROGRAM_ID, createEvmProgram({ machine: evm.machine, decoder: evm.decoder }));
     const chain = await openChain({
       store,
       genesis: genesisRecord.config,
       genesisHash: genesisRecord.hash,
-      programs: builtinPrograms,
+      programs,
       slotMs: options.slotMs,
       rootDepth: options.rootDepth,
       limitLedgerSize: options.limitLedgerSize,
+      extensions: [evm],
     });
+    evm.attach(chain);
+    const relay = new EvmRelay(chain, evm, keys.evmBridge);
+    const filters = new FilterManager();
+    evm.on('block', (block, txs) => filters.onBlock(block, txs));
+    relay.on('pending', (d) => filters.onPending(d.hash));
+    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION };
 
     const ctx: RpcContext = {
       chain,
@@ -114,17 +141,23 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       rpcAddress: '',
       pubsubAddress: '',
     };
-    const dispatcher = new Dispatcher(nativeMethods, ctx);
-    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => 'ok' });
+    // eth_* are answered on the native port too, as on Velas's validator.
+    const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));
+    const dispatcher = new Dispatcher({ ...nativeMethods, ...ethOnNativePort }, ctx);
+    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => 'ok', allowedHosts: options.rpcAllowedHosts });
     const host = options.bindAddress;
     let rpcPort: number;
-    let pubsub: PubsubServer;
+    let pubsub: PubsubServer | undefined;
+    let evmServer: EvmServer;
     try {
       rpcPort = await listen(httpServer, options.rpcPort, host, '--rpc-port');
       const wantedPubsub = options.rpcPubsubPort ?? (options.rpcPort === 0 ? 0 : options.rpcPort + 1);
-      pubsub = await startPubsubServer({ chain, port: wantedPubsub, host, enableVoteSubscription: options.enableVoteSubscription });
+      pubsub = await startPubsubServer({ chain, port: wantedPubsub, host, enableVoteSubscription: options.enableVoteSubscription, allowedHosts: options.rpcAllowedHosts });
+      evmServer = await startEvmServer(evmCtx, { port: options.evmRpcPort, host, allowedHosts: options.rpcAllowedHosts });
     } catch (e) {
       httpServer.close();
+      await pubsub?.close();
+      filters.close();
       throw e;
     }
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -136,6 +169,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     const close = () =>
       (closing ??= (async () => {
         await pubsub.close();
+        await evmServer.close();
+        filters.close();
         await closeHttp(httpServer);
         await chain.stop();
         await store.close();
@@ -150,6 +185,9 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       pubsubUrl: `ws://${urlHost}:${pubsub.port}`,
       rpcPort,
       pubsubPort: pubsub.port,
+      evmRpcUrl: `http://${urlHost}:${evmServer.port}`,
+      evmRpcPort: evmServer.port,
+      evm,
       faucetKeypairPath: files.faucet,
       createdLedger,
       close,

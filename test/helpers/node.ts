@@ -20,6 +20,7 @@ export async function startTestNode(overrides: Partial<NodeOptions> = {}): Promi
   const node = await startNode({
     ...DEFAULT_OPTIONS,
     rpcPort: 0,
+    evmRpcPort: 0,
     ledger,
     quiet: true,
     slotMs: 50,

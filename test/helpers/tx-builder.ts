@@ -5,61 +5,10 @@
 import { addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { ByteWriter } from '../../node-core/common/bytes.ts';
 import { sign, type Keypair } from '../../node-core/keys/keypair.ts';
-import { parseTransaction, serializeMessage, serializeTransaction, type Message, type Transaction } from '../../node-core/runtime/wire.ts';
+import { parseTransaction, serializeMessage, serializeTransaction, type Transaction } from '../../node-core/runtime/wire.ts';
 
-export interface MetaSpec {
-  key: Address;
-  signer?: boolean;
-  writable?: boolean;
-}
-
-export interface InstructionSpec {
-  programId: Address;
-  accounts?: MetaSpec[];
-  data?: Uint8Array | number[];
-}
-
-export type UnsignedMessage = Omit<Message, 'bytes'>;
-
-/**
- * Compiles a legacy message: payer first, then signer-writable, signer-readonly, writable,
- * read-only keys (each group in first-seen order), as web3.js orders them.
- */
-export function compileMessage(payer: Address, instructions: InstructionSpec[], recentBlockhash: string): UnsignedMessage {
-  const metas = new Map<Address, { signer: boolean; writable: boolean }>();
-  const add = (key: Address, signer: boolean, writable: boolean) => {
-    const m = metas.get(key);
-    if (m) {
-      m.signer ||= signer;
-      m.writable ||= writable;
-    } else metas.set(key, { signer, writable });
-  };
-  add(payer, true, true);
-  for (const ix of instructions) {
-    for (const a of ix.accounts ?? []) add(a.key, !!a.signer, !!a.writable);
-    add(ix.programId, false, false);
-  }
-  const all = [...metas];
-  const group = (signer: boolean, writable: boolean) => all.filter(([, m]) => m.signer === signer && m.writable === writable).map(([k]) => k);
-  const accountKeys = [...group(true, true), ...group(true, false), ...group(false, true), ...group(false, false)];
-  const index = new Map(accountKeys.map((k, i) => [k, i]));
-  return {
-    version: 'legacy',
-    header: {
-      numRequiredSignatures: group(true, true).length + group(true, false).length,
-      numReadonlySignedAccounts: group(true, false).length,
-      numReadonlyUnsignedAccounts: group(false, false).length,
-    },
-    accountKeys,
-    recentBlockhash,
-    instructions: instructions.map((ix) => ({
-      programIdIndex: index.get(ix.programId)!,
-      accounts: (ix.accounts ?? []).map((a) => index.get(a.key)!),
-      data: ix.data instanceof Uint8Array ? ix.data : Uint8Array.from(ix.data ?? []),
-    })),
-    addressTableLookups: [],
-  };
-}
+export { compileMessage, type InstructionSpec, type MetaSpec, type UnsignedMessage } from '../../node-core/runtime/message-builder.ts';
+import { compileMessage, type InstructionSpec, type UnsignedMessage } from '../../node-core/runtime/message-builder.ts';
 
 let fakeSignatureCounter = 0;
 

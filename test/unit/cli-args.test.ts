@@ -46,7 +46,7 @@ describe('parseCommandLine: commands and help', () => {
     for (const flag of [
       '--rpc-port PORT', '--rpc-pubsub-port PORT', '--bind-address ADDR', '--ledger DIR', '--reset', '--slot-ms MS',
       '--mnemonic', '--quiet', '--root-depth N', '--limit-ledger-size SLOTS', '--slots-per-epoch N',
-      '--rpc-pubsub-enable-vote-subscription', '-h, --help',
+      '--rpc-pubsub-enable-vote-subscription', '--evm-rpc-port PORT', '--network NAME', '--evm-chain-id ID', '--rpc-allowed-hosts HOSTS', '-h, --help',
     ]) assert.ok(HELP_TEXT.includes(flag), flag);
     for (const def of ['[default: 8899]', '[default: rpc port + 1]', '[default: 127.0.0.1]', `[default: ${defaultLedgerDir()}]`,
       '[default: 400]', '[default: 32]', '[default: 432000]', '[default: keep all]']) assert.ok(HELP_TEXT.includes(def), def);
@@ -67,6 +67,8 @@ describe('parseCommandLine: start', () => {
       slotsPerEpoch: 432_000,
       devAccountLamports: 100_000_000_000_000,
       enableVoteSubscription: false,
+      evmRpcPort: 8545,
+      rpcAllowedHosts: [],
     });
   });
 
@@ -74,7 +76,8 @@ describe('parseCommandLine: start', () => {
     const o = start(
       '--rpc-port', '9000', '--rpc-pubsub-port', '9100', '--bind-address', '0.0.0.0', '--ledger', 'some/dir', '--reset',
       '--slot-ms', '10', '--mnemonic', WORDS, '--quiet', '--root-depth', '1', '--limit-ledger-size', '1000',
-      '--slots-per-epoch', '32', '--rpc-pubsub-enable-vote-subscription',
+      '--slots-per-epoch', '32', '--rpc-pubsub-enable-vote-subscription', '--evm-rpc-port', '9545', '--network', 'testnet',
+      '--rpc-allowed-hosts', 'my.box, other.box',
     );
     assert.deepEqual(o, {
       rpcPort: 9000,
@@ -90,7 +93,24 @@ describe('parseCommandLine: start', () => {
       slotsPerEpoch: 32,
       devAccountLamports: 100_000_000_000_000,
       enableVoteSubscription: true,
+      evmRpcPort: 9545,
+      evmChainId: 111,
+      rpcAllowedHosts: ['my.box', 'other.box'],
     });
+  });
+
+  test('EVM flags: network names, chain id, ports', () => {
+    assert.equal(start('--network', 'mainnet').evmChainId, 106);
+    assert.equal(start('--network', 'devnet').evmChainId, 5705);
+    assert.equal(start('--network', 'mainnet', '--evm-chain-id', '31337').evmChainId, 31337);
+    assert.equal(start().evmChainId, undefined);
+    assert.equal(start('--evm-rpc-port', '0', '--rpc-port', '0').evmRpcPort, 0);
+    error(['start', '--network', 'goerli'], "--network must be mainnet, testnet or devnet, got 'goerli'");
+    error(['start', '--evm-chain-id', '0'], '--evm-chain-id must be an integer');
+    error(['start', '--evm-chain-id', '0x10'], '--evm-chain-id must be an integer');
+    error(['start', '--evm-rpc-port', '8899'], '--evm-rpc-port must differ');
+    error(['start', '--evm-rpc-port', '8900'], '--evm-rpc-port must differ');
+    error(['start', '--evm-rpc-port', '70000'], '--evm-rpc-port must be an integer from 0 to 65535');
   });
 
   test('--flag=value form, range edges, last repeat wins', () => {

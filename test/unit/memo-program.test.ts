@@ -45,6 +45,7 @@ function run(program: Program, data: Uint8Array, signers: Array<[Address, boolea
     minimumBalance: () => 0,
     bankExtension: () => undefined,
     feePayer: SYSTEM_PROGRAM_ID,
+    signature: '1111111111111111111111111111111111111111111111111111111111111111',
   };
   try {
     program.process(ctx);

@@ -70,6 +70,7 @@ function run(ix: { keys: TransactionInstruction['keys']; data: Uint8Array }, sta
     minimumBalance: (len) => minimumBalanceForRentExemption(sv.rent, len),
     bankExtension: () => undefined,
     feePayer: SYSTEM_PROGRAM_ID,
+    signature: '1111111111111111111111111111111111111111111111111111111111111111',
   };
   try {
     systemProgram.process(ctx);

@@ -1,0 +1,71 @@
+/**
+ * The EVM space's layer of one native bank: that slot's state changes over its parent's layer, the
+ * EVM transactions it executed (in order, with their receipts), and the block they will form.
+ * Rooted layers are folded into the base state and cut from their children, as banks are.
+ */
+import type { BlockEnv } from './machine.ts';
+import type { EvmTxRecord } from './records.ts';
+import { EvmChanges, type EvmAccount, type EvmBaseState, type EvmStateReader } from './state.ts';
+
+export class EvmBankLayer implements EvmStateReader {
+  readonly changes = new EvmChanges();
+  readonly transactions: EvmTxRecord[] = [];
+  gasUsed = 0n;
+
+  constructor(
+    readonly slot: number,
+    public parent: EvmBankLayer | null,
+    private readonly base: EvmBaseState,
+    /** The EVM block number this slot's transactions run in (and form, if there are any). */
+    readonly env: BlockEnv,
+  ) {}
+
+  get blockNumber(): bigint {
+    return this.env.number;
+  }
+
+  /** The block number after this slot: the next one when this slot made a block. */
+  get nextBlockNumber(): bigint {
+    return this.transactions.length > 0 ? this.env.number + 1n : this.env.number;
+  }
+
+  account(address: string): EvmAccount | null {
+    for (let l: EvmBankLayer | null = this; l; l = l.parent) {
+      if (l.changes.isEmpty) continue;
+      const a = l.changes.accounts.get(address);
+      if (a !== undefined) return a;
+    }
+    return this.base.account(address);
+  }
+
+  storage(address: string, slot: string): Uint8Array {
+    for (let l: EvmBankLayer | null = this; l; l = l.parent) {
+      if (l.changes.isEmpty) continue;
+      const v = l.changes.storage.get(address)?.get(slot);
+      if (v !== undefined) return v;
+      if (l.changes.cleared.has(address)) return new Uint8Array(0);
+    }
+    return this.base.storage(address, slot);
+  }
+
+  /** Every live account in this layer's view (the base overlaid with the unrooted changes). */
+  *accounts(): Iterable<[string, EvmAccount]> {
+    const seen = new Set<string>();
+    for (let l: EvmBankLayer | null = this; l; l = l.parent) {
+      for (const [address, a] of l.changes.accounts) {
+        if (seen.has(address)) continue;
+        seen.add(address);
+        if (a) yield [address, a];
+      }
+    }
+    for (const entry of this.base.accounts) if (!seen.has(entry[0])) yield entry;
+  }
+
+  code(codeHash: string): Uint8Array | undefined {
+    for (let l: EvmBankLayer | null = this; l; l = l.parent) {
+      const c = l.changes.code.get(codeHash);
+      if (c !== undefined) return c;
+    }
+    return this.base.code(codeHash);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The EVM space at genesis: the EVM program and state accounts of the native space (the state
+ * account's lamports back the genesis EVM balances exactly), the funded dev accounts, the genesis
+ * state trie, and EVM block 0.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import { NATIVE_LOADER_ID } from '../common/pubkey.ts';
+import type { GenesisAccount } from '../ledger/genesis-config.ts';
+import { minimumBalanceForRentExemption, type RentConfig } from '../runtime/account.ts';
+import type { SlotCommit, Store } from '../store/store.ts';
+import { buildBlock } from './block-builder.ts';
+import { BASE_FEE_PER_GAS, EVM_PROGRAM_ID, EVM_STATE_DATA, EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
+import { createEvmCommon } from './machine.ts';
+import { ACCOUNT_TABLE, BLOCK_HASH_TABLE, BLOCK_TABLE, encodeAccountRecord, encodeBlockRecord, type Hex } from './records.ts';
+import type { EvmSpaceMeta } from './space.ts';
+import { EvmChanges, newEvmAccount } from './state.ts';
+import { EvmStateTrie } from './state-trie.ts';
+
+/** The EVM part of the genesis record. */
+export interface EvmGenesis {
+  chainId: number;
+  /** Funded accounts: address and balance in lamports (whole lamports, so the backing is exact). */
+  accounts: Array<{ address: Hex; lamports: number }>;
+  /** The native key that relays eth_sendRawTransaction into native transactions. */
+  bridge: string;
+}
+
+const base64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+
+/** The native accounts the EVM space needs at genesis. */
+export function evmGenesisAccounts(evm: EvmGenesis, rent: RentConfig): GenesisAccount[] {
+  const backing = evm.accounts.reduce((n, a) => n + a.lamports, 0);
+  return [
+    // Velas's program account: native_loader::create_loadable_account("Evm Processor", 1).
+    { address: EVM_PROGRAM_ID, lamports: 1, owner: NATIVE_LOADER_ID, data: base64(new TextEncoder().encode('Evm Processor')), executable: true },
+    { address: EVM_STATE_ID, lamports: evmStateReserve(rent) + backing, owner: EVM_PROGRAM_ID, data: base64(EVM_STATE_DATA), executable: false },
+  ];
+}
+
+/** Lamports the EVM state account keeps beyond the EVM balances it backs: its rent-exempt minimum. */
+export const evmStateReserve = (rent: RentConfig): number => minimumBalanceForRentExemption(rent, EVM_STATE_DATA.length);
+
+/** The genesis records of the EVM space for the slot-0 commit, and the space's meta after them. */
+export async function evmGenesisRecords(
+  store: Store,
+  evm: EvmGenesis,
+  native: { creationTime: number; blockhash: string },
+): Promise<{ extras: NonNullable<SlotCommit['extras']>; meta: EvmSpaceMeta }> {
+  const changes = new EvmChanges();
+  for (const a of evm.accounts) changes.accounts.set(a.address.toLowerCase(), newEvmAccount(BigInt(a.lamports) * WEI_PER_LAMPORT));
+  const extras: NonNullable<SlotCommit['extras']> = [];
+  for (const [address, account] of changes.accounts) extras.push({ table: ACCOUNT_TABLE, key: address, value: encodeAccountRecord(account!) });
+  const trie = await EvmStateTrie.open(store, null);
+  const reader = { account: (a: string) => changes.accounts.get(a) ?? null, storage: () => new Uint8Array(0), code: () => undefined };
+  const sealed = await trie.apply(changes, reader);
+  extras.push(...sealed.extras);
+  const block = await buildBlock(createEvmCommon(evm.chainId), {
+    number: 0,
+    parentHash: bytesToHex(new Uint8Array(32)),
+    env: { number: 0n, timestamp: BigInt(native.creationTime), prevRandao: new Uint8Array(32), baseFeePerGas: BASE_FEE_PER_GAS },
+    stateRoot: sealed.stateRoot,
+    transactions: [],
+    nativeSlot: 0,
+    nativeBlockhash: native.blockhash,
+  });
+  extras.push({ table: BLOCK_TABLE, key: 0, value: encodeBlockRecord(block) });
+  extras.push({ table: BLOCK_HASH_TABLE, key: block.hash, value: 0 });
+  return { extras, meta: { nextBlockNumber: 1, head: { number: 0, hash: block.hash }, stateRoot: bytesToHex(sealed.stateRoot) } };
+}

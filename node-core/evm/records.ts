@@ -1,0 +1,111 @@
+/**
+ * What the EVM space keeps of its transactions and blocks, in memory and in the store. Store
+ * records are msgpack tuples of bytes and safe numbers (msgpack has no 256-bit integers).
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
+import { plainBytes } from '../store/lmdb-codec.ts';
+
+export const BLOCK_TABLE = 'evm-block';
+export const BLOCK_HASH_TABLE = 'evm-bhash';
+export const TX_TABLE = 'evm-tx';
+export const ADDRESS_TX_TABLE = 'evm-addr';
+export const ACCOUNT_TABLE = 'evm-acct';
+export const STORAGE_TABLE = 'evm-stor';
+export const CODE_TABLE = 'evm-code';
+
+export type Hex = PrefixedHexString;
+
+export interface EvmLog {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+}
+
+/** An executed EVM transaction with its receipt. */
+export interface EvmTxRecord {
+  hash: Hex;
+  /** The transaction as included: a typed envelope or legacy RLP (deposits: legacy RLP with r = s = 0). */
+  raw: Uint8Array;
+  from: Hex;
+  /** A native → EVM deposit rather than a signed transaction. */
+  deposit: boolean;
+  status: 0 | 1;
+  gasUsed: number;
+  cumulativeGasUsed: number;
+  effectiveGasPrice: bigint;
+  contractAddress: Hex | null;
+  logs: EvmLog[];
+  /** The call's return data when it failed (revert data), else empty. */
+  revertData: Uint8Array;
+  nativeSignature: string;
+  blockNumber: number;
+  index: number;
+}
+
+export interface EvmBlockRecord {
+  number: number;
+  hash: Hex;
+  parentHash: Hex;
+  stateRoot: Hex;
+  transactionsRoot: Hex;
+  receiptsRoot: Hex;
+  logsBloom: Uint8Array;
+  gasUsed: number;
+  timestamp: number;
+  mixHash: Hex;
+  baseFeePerGas: bigint;
+  size: number;
+  nativeSlot: number;
+  nativeBlockhash: string;
+  transactions: Hex[];
+}
+
+const b = (h: Hex) => hexToBytes(h);
+const h = (v: Uint8Array): Hex => bytesToHex(plainBytes(v));
+
+type TxTuple = [Uint8Array, Uint8Array, Uint8Array, 0 | 1, 0 | 1, number, number, Uint8Array, Uint8Array | null, Array<[Uint8Array, Uint8Array[], Uint8Array]>, Uint8Array, string, number, number];
+
+export function encodeTxRecord(r: EvmTxRecord): TxTuple {
+  return [
+    b(r.hash), r.raw, b(r.from), r.deposit ? 1 : 0, r.status, r.gasUsed, r.cumulativeGasUsed, bigIntToUnpaddedBytes(r.effectiveGasPrice),
+    r.contractAddress ? b(r.contractAddress) : null,
+    r.logs.map((l) => [b(l.address), l.topics.map(b), b(l.data)]),
+    r.revertData, r.nativeSignature, r.blockNumber, r.index,
+  ];
+}
+
+export function decodeTxRecord(t: TxTuple): EvmTxRecord {
+  return {
+    hash: h(t[0]), raw: plainBytes(t[1]), from: h(t[2]), deposit: t[3] === 1, status: t[4], gasUsed: t[5], cumulativeGasUsed: t[6],
+    effectiveGasPrice: bytesToBigInt(plainBytes(t[7])), contractAddress: t[8] ? h(t[8]) : null,
+    logs: t[9].map(([address, topics, data]) => ({ address: h(address), topics: topics.map(h), data: h(data) })),
+    revertData: plainBytes(t[10]), nativeSignature: t[11], blockNumber: t[12], index: t[13],
+  };
+}
+
+type BlockTuple = [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, number, number, Uint8Array, Uint8Array, number, number, string, Uint8Array[], number];
+
+export function encodeBlockRecord(r: EvmBlockRecord): BlockTuple {
+  return [
+    b(r.hash), b(r.parentHash), b(r.stateRoot), b(r.transactionsRoot), b(r.receiptsRoot), r.logsBloom, r.gasUsed, r.timestamp, b(r.mixHash),
+    bigIntToUnpaddedBytes(r.baseFeePerGas), r.size, r.nativeSlot, r.nativeBlockhash, r.transactions.map(b), r.number,
+  ];
+}
+
+export function decodeBlockRecord(t: BlockTuple): EvmBlockRecord {
+  return {
+    hash: h(t[0]), parentHash: h(t[1]), stateRoot: h(t[2]), transactionsRoot: h(t[3]), receiptsRoot: h(t[4]), logsBloom: plainBytes(t[5]),
+    gasUsed: t[6], timestamp: t[7], mixHash: h(t[8]), baseFeePerGas: bytesToBigInt(plainBytes(t[9])), size: t[10], nativeSlot: t[11],
+    nativeBlockhash: t[12], transactions: t[13].map(h), number: t[14],
+  };
+}
+
+/** The flat store's account record: rlp([nonce, balance, codeHash]). */
+export const encodeAccountRecord = (a: { nonce: bigint; balance: bigint; codeHash: Uint8Array }): Uint8Array =>
+  RLP.encode([bigIntToUnpaddedBytes(a.nonce), bigIntToUnpaddedBytes(a.balance), a.codeHash]);
+
+export function decodeAccountRecord(v: Uint8Array): { nonce: bigint; balance: bigint; codeHash: Uint8Array } {
+  const [nonce, balance, codeHash] = RLP.decode(plainBytes(v)) as Uint8Array[];
+  return { nonce: bytesToBigInt(nonce!), balance: bytesToBigInt(balance!), codeHash: codeHash! };
+}

@@ -1,0 +1,384 @@
+/**
+ * The EVM space as a chain extension: a state layer per native bank (EVM transactions run inside
+ * native transactions, all or nothing), one virtual EVM block per sealed slot that ran EVM
+ * transactions (never an empty one), and the records of both written in the slot's atomic commit:
+ * the flat state, state-trie nodes, the block, its transactions and receipts, and an address index.
+ * A block becomes visible once its slot is durable (confirmed), and final once that slot is rooted.
+ */
+import { EventEmitter } from 'node:events';
+import { RLP } from '@ethereumjs/rlp';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { decodeBase58 } from '../common/base58.ts';
+import type { Bank } from '../ledger/bank.ts';
+import type { ExtensionSeal, ChainExtension } from '../ledger/chain-extension.ts';
+import type { Chain, Commitment } from '../ledger/chain.ts';
+import { plainBytes } from '../store/lmdb-codec.ts';
+import type { SlotCommit, Store } from '../store/store.ts';
+import { EvmBankLayer } from './bank-layer.ts';
+import { buildBlock } from './block-builder.ts';
+import { BASE_FEE_PER_GAS } from './constants.ts';
+import { EvmMachine } from './machine.ts';
+import { EVM_EXTENSION } from './program.ts';
+import {
+  ACCOUNT_TABLE,
+  ADDRESS_TX_TABLE,
+  BLOCK_HASH_TABLE,
+  BLOCK_TABLE,
+  CODE_TABLE,
+  decodeAccountRecord,
+  decodeBlockRecord,
+  decodeTxRecord,
+  encodeAccountRecord,
+  encodeBlockRecord,
+  encodeTxRecord,
+  STORAGE_TABLE,
+  TX_TABLE,
+  type EvmBlockRecord,
+  type EvmTxRecord,
+  type Hex,
+} from './records.ts';
+import { EvmBaseState, type EvmAccount, type EvmStateReader, type EvmStateSource } from './state.ts';
+import { EvmStateTrie } from './state-trie.ts';
+import { TransactionDecoder } from './transaction.ts';
+
+/** What the chain meta keeps of the EVM space after each slot. */
+export interface EvmSpaceMeta {
+  /** The number the next EVM block will have. */
+  nextBlockNumber: number;
+  /** The newest EVM block. */
+  head: { number: number; hash: Hex };
+  stateRoot: Hex;
+}
+
+/** Blocks kept in memory with their transactions (BLOCKHASH's 256, and the RPC's usual reads). */
+const RECENT_BLOCKS = 300;
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(v: T): void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+export interface EvmSpaceEvents {
+  /** A block became visible (its slot is confirmed). */
+  block: [EvmBlockRecord, EvmTxRecord[]];
+}
+
+export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExtension {
+  readonly name = EVM_EXTENSION;
+  readonly base = new EvmBaseState();
+  readonly decoder: TransactionDecoder;
+  private chainRef: Chain | null = null;
+  /** The newest sealed block (its slot may not be durable yet). */
+  private sealedHead: { number: number; hash: Hex };
+  /** The newest block whose slot is durable: what the RPC shows. */
+  private visible: EvmBlockRecord;
+  private readonly recent = new Map<number, { block: EvmBlockRecord; txs: EvmTxRecord[] }>();
+  private readonly hashesPending = new Map<number, Deferred<Uint8Array>>();
+  private readonly nodeKeysBySlot = new Map<number, string[]>();
+  private nextNumberAtStart: number;
+
+  private constructor(
+    readonly chainId: number,
+    readonly store: Store,
+    /** Runs the chain's EVM transactions (one at a time, in the working bank). */
+    readonly machine: EvmMachine,
+    /** Runs eth_call and eth_estimateGas, beside the chain's machine. */
+    readonly callMachine: EvmMachine,
+    readonly trie: EvmStateTrie,
+    meta: EvmSpaceMeta,
+    head: EvmBlockRecord,
+  ) {
+    super();
+    this.decoder = new TransactionDecoder(machine.common);
+    this.sealedHead = meta.head;
+    this.visible = head;
+    this.nextNumberAtStart = meta.nextBlockNumber;
+  }
+
+  /** The space as the store left it: the flat state, the trie at its last root, the newest blocks. */
+  static async open(store: Store, chainId: number, meta: EvmSpaceMeta): Promise<EvmSpace> {
+    const trie = await EvmStateTrie.open(store, hexToBytes(meta.stateRoot));
+    let space!: EvmSpace;
+    const blockHash = (n: bigint) => space.blockHash(Number(n));
+    const storageRoot = (address: string) => trie.storageRoot(address);
+    const machine = await EvmMachine.create(chainId, blockHash, storageRoot);
+    const callMachine = await EvmMachine.create(chainId, blockHash, storageRoot);
+    const headRecord = await readBlock(store, meta.head.number);
+    if (!headRecord) throw new Error(`the EVM space's newest block ${meta.head.number} is missing from the store`);
+    space = new EvmSpace(chainId, store, machine, callMachine, trie, meta, headRecord);
+    await space.loadState();
+    for (let n = Math.max(0, meta.head.number - RECENT_BLOCKS + 1); n <= meta.head.number; n++) {
+      const block = await readBlock(store, n);
+      if (block) space.remember(block, await Promise.all(block.transactions.map((h) => space.readTx(h))).then((t) => t.filter((x) => x !== null)));
+    }
+    return space;
+  }
+
+  private async loadState(): Promise<void> {
+    for await (const [key, value] of this.store.scanExtras(ACCOUNT_TABLE)) this.base.accounts.set(key as string, decodeAccountRecord(value as Uint8Array));
+    for await (const [key, value] of this.store.scanExtras(STORAGE_TABLE)) {
+      const [address, slot] = key as [string, string];
+      let slots = this.base.storageByAddress.get(address);
+      if (!slots) this.base.storageByAddress.set(address, (slots = new Map()));
+      slots.set(slot, plainBytes(value as Uint8Array));
+    }
+    for await (const [key, value] of this.store.scanExtras(CODE_TABLE)) this.base.codes.set(key as string, plainBytes(value as Uint8Array));
+  }
+
+  attach(chain: Chain): void {
+    this.chainRef = chain;
+  }
+
+  private get chain(): Chain {
+    if (!this.chainRef) throw new Error('the EVM space is not attached to a chain');
+    return this.chainRef;
+  }
+
+  // ---- chain extension ----
+
+  openBank(bank: Bank, parent: Bank | null): void {
+    const parentLayer = parent ? (parent.extensions.get(EVM_EXTENSION) as EvmBankLayer) : null;
+    const number = parentLayer ? parentLayer.nextBlockNumber : BigInt(this.nextNumberAtStart);
+    // The parent was just sealed: a block it made gets its hash when its seal runs.
+    if (parentLayer && parentLayer.transactions.length > 0) this.hashesPending.set(Number(parentLayer.blockNumber), deferred());
+    const prevRandao = decodeBase58((parent ?? bank).blockhash!);
+    const env = { number, timestamp: BigInt(bank.sysvars.clock.unixTimestamp), prevRandao, baseFeePerGas: BASE_FEE_PER_GAS };
+    bank.extensions.set(EVM_EXTENSION, new EvmBankLayer(bank.slot, parentLayer, this.base, env));
+  }
+
+  async seal(bank: Bank): Promise<ExtensionSeal> {
+    const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer;
+    if (layer.transactions.length === 0) return { extras: [], meta: this.meta(bytesToHex(this.trie.root)) };
+    const extras: NonNullable<SlotCommit['extras']> = [];
+    await this.flatStateRecords(layer, extras);
+    const trieSeal = await this.trie.apply(layer.changes, layer);
+    extras.push(...trieSeal.extras);
+    this.nodeKeysBySlot.set(bank.slot, trieSeal.nodeKeys);
+    const block = await buildBlock(this.machine.common, {
+      number: Number(layer.blockNumber),
+      parentHash: this.sealedHead.hash,
+      env: layer.env,
+      stateRoot: trieSeal.stateRoot,
+      transactions: layer.transactions,
+      nativeSlot: bank.slot,
+      nativeBlockhash: bank.blockhash!,
+    });
+    extras.push({ table: BLOCK_TABLE, key: block.number, value: encodeBlockRecord(block) });
+    extras.push({ table: BLOCK_HASH_TABLE, key: block.hash, value: block.number });
+    for (const t of layer.transactions) {
+      extras.push({ table: TX_TABLE, key: t.hash, value: encodeTxRecord(t) });
+      for (const address of involvedAddresses(t)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: t.hash });
+    }
+    this.sealedHead = { number: block.number, hash: block.hash };
+    this.remember(block, layer.transactions);
+    this.hashesPending.get(block.number)?.resolve(hexToBytes(block.hash));
+    this.hashesPending.delete(block.number);
+    return { extras, meta: this.meta(bytesToHex(trieSeal.stateRoot)) };
+  }
+
+  committed(bank: Bank): void {
+    const keys = this.nodeKeysBySlot.get(bank.slot);
+    if (keys) {
+      this.trie.written(keys);
+      this.nodeKeysBySlot.delete(bank.slot);
+    }
+    const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer | undefined;
+    if (!layer || layer.transactions.length === 0) return;
+    const entry = this.recent.get(Number(layer.blockNumber));
+    if (!entry) return;
+    this.visible = entry.block;
+    this.emit('block', entry.block, entry.txs);
+  }
+
+  rooted(banks: Bank[]): void {
+    for (const bank of banks) {
+      const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer;
+      this.base.fold(layer.changes);
+      layer.parent = null;
+    }
+  }
+
+  private meta(stateRoot: Hex): EvmSpaceMeta {
+    return { nextBlockNumber: this.sealedHead.number + 1, head: this.sealedHead, stateRoot };
+  }
+
+  /** The slot's flat-state records: changed accounts, storage slots (a cleared account's old ones deleted) and new code. */
+  private async flatStateRecords(layer: EvmBankLayer, extras: NonNullable<SlotCommit['extras']>): Promise<void> {
+    const changes = layer.changes;
+    for (const address of changes.cleared) {
+      // The store holds every slot up to the parent's, so its keys are exactly what to delete.
+      for await (const [key] of this.store.scanExtras(STORAGE_TABLE, { start: [address], end: [address, '~'] })) {
+        if (!changes.storage.get(address)?.has((key as [string, string])[1])) extras.push({ table: STORAGE_TABLE, key: key as [string, string], value: null });
+      }
+    }
+    for (const [address, slots] of changes.storage) {
+      for (const [slot, value] of slots) extras.push({ table: STORAGE_TABLE, key: [address, slot], value: value.length === 0 ? null : value });
+    }
+    for (const [address, account] of changes.accounts) extras.push({ table: ACCOUNT_TABLE, key: address, value: account ? encodeAccountRecord(account) : null });
+    for (const [hash, code] of changes.code) extras.push({ table: CODE_TABLE, key: hash, value: code });
+  }
+
+  private remember(block: EvmBlockRecord, txs: EvmTxRecord[]): void {
+    this.recent.set(block.number, { block, txs });
+    this.recent.delete(block.number - RECENT_BLOCKS);
+  }
+
+  // ---- reads ----
+
+  /** The hash of a block (BLOCKHASH); waits for the seal of a block sealed moments ago. */
+  async blockHash(number: number): Promise<Uint8Array> {
+    const pending = this.hashesPending.get(number);
+    if (pending) return pending.promise;
+    const block = this.recent.get(number)?.block ?? (await readBlock(this.store, number));
+    return block ? hexToBytes(block.hash) : new Uint8Array(32);
+  }
+
+  /** The newest visible block. */
+  get head(): EvmBlockRecord {
+    return this.visible;
+  }
+
+  isFinalized(block: EvmBlockRecord): boolean {
+    return block.nativeSlot <= this.chain.rootSlot;
+  }
+
+  /** The state a bank at `commitment` sees: latest = confirmed (the newest block's), pending = processed, safe/finalized = rooted. */
+  stateAt(commitment: Commitment): EvmBankLayer {
+    return this.chain.bankAt(commitment).extensions.get(EVM_EXTENSION) as EvmBankLayer;
+  }
+
+  /** The newest block a bank at `commitment` contains. */
+  headAt(commitment: Commitment): EvmBlockRecord {
+    if (commitment === 'confirmed' || commitment === 'processed') return this.visible;
+    const rootSlot = this.chain.rootSlot;
+    for (let n = this.visible.number; n >= 0 && this.recent.has(n); n--) {
+      const b = this.recent.get(n)!.block;
+      if (b.nativeSlot <= rootSlot) return b;
+    }
+    return this.recent.get(Math.min(...this.recent.keys()))!.block;
+  }
+
+  async block(number: number): Promise<EvmBlockRecord | null> {
+    if (number > this.visible.number) return null;
+    return this.recent.get(number)?.block ?? readBlock(this.store, number);
+  }
+
+  async blockByHash(hash: string): Promise<EvmBlockRecord | null> {
+    const n = (await this.store.getExtra(BLOCK_HASH_TABLE, hash.toLowerCase())) as number | null;
+    return n === null ? null : this.block(n);
+  }
+
+  /** A visible transaction by hash. */
+  async transaction(hash: string): Promise<EvmTxRecord | null> {
+    const t = await this.readTx(hash.toLowerCase());
+    return t && t.blockNumber <= this.visible.number ? t : null;
+  }
+
+  async blockTransactions(block: EvmBlockRecord): Promise<EvmTxRecord[]> {
+    const cached = this.recent.get(block.number);
+    if (cached) return cached.txs;
+    const txs = await Promise.all(block.transactions.map((h) => this.readTx(h)));
+    return txs.filter((t): t is EvmTxRecord => t !== null);
+  }
+
+  private async readTx(hash: string): Promise<EvmTxRecord | null> {
+    const v = await this.store.getExtra(TX_TABLE, hash);
+    return v ? decodeTxRecord(v as Parameters<typeof decodeTxRecord>[0]) : null;
+  }
+
+  /** Transactions that involve `address`, newest first, below (block, index) `before` (exclusive). */
+  async addressTransactions(address: string, opts: { before?: [number, number]; after?: [number, number]; limit: number }): Promise<Hex[]> {
+    const a = address.toLowerCase();
+    const range = opts.after
+      ? { start: [a, opts.after[0], opts.after[1] + 1], end: [a, Number.MAX_SAFE_INTEGER], limit: opts.limit }
+      : { start: opts.before ? [a, ...opts.before] : [a, Number.MAX_SAFE_INTEGER], end: [a], reverse: true, limit: opts.limit };
+    const out: Hex[] = [];
+    for await (const [key, hash] of this.store.scanExtras(ADDRESS_TX_TABLE, range)) {
+      if ((key as [string, number, number])[1] > this.visible.number) continue;
+      out.push(hash as Hex);
+    }
+    return out;
+  }
+
+  /**
+   * The state of a past block: a reader over the state trie at its root (async), for block tags
+   * older than what the banks hold.
+   */
+  historicalState(block: EvmBlockRecord): HistoricalState {
+    return new HistoricalState(this.trie, hexToBytes(block.stateRoot), (hash) => this.codeByHash(hash));
+  }
+
+  async codeByHash(hash: string): Promise<Uint8Array | undefined> {
+    const c = this.base.code(hash);
+    if (c) return c;
+    const stored = await this.store.getExtra(CODE_TABLE, hash);
+    return stored ? plainBytes(stored as Uint8Array) : undefined;
+  }
+
+  /** Reads for the RPC at a commitment: a bank layer (synchronous). */
+  readerAt(commitment: Commitment): EvmStateReader {
+    return this.stateAt(commitment);
+  }
+}
+
+/** Addresses a transaction involves, for the address index: sender, receiver or created contract, log emitters. */
+function involvedAddresses(t: EvmTxRecord): Set<string> {
+  const out = new Set<string>([t.from]);
+  const to = recipientOf(t.raw);
+  if (to) out.add(to);
+  if (t.contractAddress) out.add(t.contractAddress);
+  for (const log of t.logs) out.add(log.address);
+  return out;
+}
+
+/** The `to` of a raw transaction, or null for a contract creation. */
+export function recipientOf(raw: Uint8Array): string | null {
+  // Decoding is cheaper than parsing field positions of five envelope types by hand.
+  const type = raw[0]! <= 0x7f ? raw[0]! : 0;
+  const list = (type === 0 ? rlpDecode(raw) : rlpDecode(raw.subarray(1))) as Uint8Array[];
+  const toIndex = type === 0 ? 3 : type === 1 ? 4 : 5;
+  const to = list[toIndex]!;
+  return to.length === 20 ? bytesToHex(to) : null;
+}
+
+const rlpDecode = (b: Uint8Array) => RLP.decode(b);
+
+async function readBlock(store: Store, number: number): Promise<EvmBlockRecord | null> {
+  const v = await store.getExtra(BLOCK_TABLE, number);
+  return v ? decodeBlockRecord(v as Parameters<typeof decodeBlockRecord>[0]) : null;
+}
+
+/** The state at a past block, read through the trie. */
+export class HistoricalState implements EvmStateSource {
+  private readonly accounts = new Map<string, Promise<{ account: EvmAccount; storageRoot: Uint8Array } | null>>();
+
+  constructor(
+    private readonly trie: EvmStateTrie,
+    private readonly root: Uint8Array,
+    private readonly codeOf: (hash: string) => Promise<Uint8Array | undefined>,
+  ) {}
+
+  private entry(address: string) {
+    let e = this.accounts.get(address);
+    if (!e) this.accounts.set(address, (e = this.trie.accountAt(this.root, address)));
+    return e;
+  }
+
+  async account(address: string): Promise<EvmAccount | null> {
+    return (await this.entry(address))?.account ?? null;
+  }
+
+  async storage(address: string, slot: string): Promise<Uint8Array> {
+    const a = await this.entry(address);
+    return a ? this.trie.storageAt(a.storageRoot, slot) : new Uint8Array(0);
+  }
+
+  code(codeHash: string): Promise<Uint8Array | undefined> {
+    return this.codeOf(codeHash);
+  }
+}

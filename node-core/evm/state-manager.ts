@@ -1,0 +1,180 @@
+/**
+ * @ethereumjs's StateManagerInterface over the layered flat state: checkpoints push a layer, commit
+ * folds it into the one below, revert drops it. The lowest layer collects a whole transaction's
+ * changes for the native transaction scope to keep or throw away.
+ */
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
+import { Account, bytesToHex, type Address } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { EMPTY_BYTES, EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, EvmChanges, isEmptyCodeHash, newEvmAccount, type EvmAccount, type EvmStateSource } from './state.ts';
+
+
+/** Storage values are kept without leading zeros, as the trie stores them. */
+function stripZeros(v: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < v.length && v[i] === 0) i++;
+  return i === 0 ? v : v.subarray(i);
+}
+
+export class FlatStateManager implements StateManagerInterface {
+  /** Lowest first: the transaction's changes, then one layer per open checkpoint. */
+  private layers: EvmChanges[];
+  private below: EvmStateSource;
+  /** Values of slots at the start of the transaction (EIP-2200 gas), by address+slot. */
+  private readonly originals = new Map<string, Uint8Array>();
+
+  readonly originalStorageCache = {
+    get: async (address: Address, key: Uint8Array): Promise<Uint8Array> => {
+      const a = address.toString();
+      const k = bytesToHex(key);
+      const id = a + k;
+      let v = this.originals.get(id);
+      if (v === undefined) {
+        // The state below the transaction's own changes.
+        v = await this.below.storage(a, k);
+        this.originals.set(id, v);
+      }
+      return v;
+    },
+    clear: (): void => this.originals.clear(),
+  };
+
+  constructor(
+    below: EvmStateSource,
+    txChanges: EvmChanges = new EvmChanges(),
+    /** Storage roots as of the last sealed slot (CREATE's collision check reads them). */
+    private readonly storageRootOf: (address: string) => Uint8Array = () => EMPTY_STORAGE_ROOT,
+  ) {
+    this.layers = [txChanges];
+    this.below = below;
+  }
+
+  /** Points the manager at another state (one VM serves many transactions): writes go to `changes`. */
+  use(below: EvmStateSource, changes: EvmChanges): void {
+    this.layers = [changes];
+    this.below = below;
+    this.originals.clear();
+  }
+
+  /** The transaction's changes (the lowest layer). */
+  get changes(): EvmChanges {
+    return this.layers[0]!;
+  }
+
+  private get top(): EvmChanges {
+    return this.layers[this.layers.length - 1]!;
+  }
+
+  private async readAccount(address: string): Promise<EvmAccount | null> {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const a = this.layers[i]!.accounts.get(address);
+      if (a !== undefined) return a;
+    }
+    return this.below.account(address);
+  }
+
+  private async readStorage(address: string, slot: string): Promise<Uint8Array> {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const layer = this.layers[i]!;
+      const v = layer.storage.get(address)?.get(slot);
+      if (v !== undefined) return v;
+      if (layer.cleared.has(address)) return EMPTY_BYTES;
+    }
+    return this.below.storage(address, slot);
+  }
+
+  private async readCode(codeHash: string): Promise<Uint8Array | undefined> {
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const c = this.layers[i]!.code.get(codeHash);
+      if (c !== undefined) return c;
+    }
+    return this.below.code(codeHash);
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const key = address.toString();
+    const a = await this.readAccount(key);
+    return a ? new Account(a.nonce, a.balance, this.storageRootOf(key), a.codeHash) : undefined;
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    if (account === undefined) return this.deleteAccount(address);
+    this.top.accounts.set(address.toString(), { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash });
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    this.top.accounts.set(address.toString(), null);
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const key = address.toString();
+    const a = (await this.readAccount(key)) ?? newEvmAccount();
+    this.top.accounts.set(key, {
+      nonce: fields.nonce ?? a.nonce,
+      balance: fields.balance ?? a.balance,
+      codeHash: fields.codeHash ?? a.codeHash,
+    });
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    const hash = value.length === 0 ? EMPTY_CODE_HASH : keccak_256(value);
+    if (value.length > 0) this.top.code.set(bytesToHex(hash), value);
+    await this.modifyAccountFields(address, { codeHash: hash });
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const a = await this.readAccount(address.toString());
+    if (!a || isEmptyCodeHash(a.codeHash)) return EMPTY_BYTES;
+    return (await this.readCode(bytesToHex(a.codeHash))) ?? EMPTY_BYTES;
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length;
+  }
+
+  async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    return this.readStorage(address.toString(), bytesToHex(key));
+  }
+
+  async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    this.top.putStorage(address.toString(), bytesToHex(key), stripZeros(value));
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    this.top.clearStorage(address.toString());
+  }
+
+  async checkpoint(): Promise<void> {
+    this.layers.push(new EvmChanges());
+  }
+
+  async commit(): Promise<void> {
+    const top = this.layers.pop()!;
+    this.top.absorb(top);
+  }
+
+  async revert(): Promise<void> {
+    this.layers.pop();
+  }
+
+  async flush(): Promise<void> {}
+
+  clearCaches(): void {}
+
+  async getStateRoot(): Promise<Uint8Array> {
+    throw new Error('the EVM state root is computed when a slot is sealed, not during execution');
+  }
+
+  async setStateRoot(): Promise<void> {
+    throw new Error('historical EVM state is read through the state trie, not by resetting a state manager');
+  }
+
+  async hasStateRoot(): Promise<boolean> {
+    return false;
+  }
+
+  shallowCopy(): StateManagerInterface {
+    const view = { account: (a: string) => this.readAccount(a), storage: (a: string, k: string) => this.readStorage(a, k), code: (h: string) => this.readCode(h) };
+    return new FlatStateManager(view, new EvmChanges(), this.storageRootOf);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The EVM state trie (Ethereum's secure Merkle-Patricia trie over accounts, one storage trie per
+ * contract), updated once per sealed slot from that slot's flat changes: execution never touches
+ * it. Its nodes are content-addressed records in the store, written in the slot's atomic commit and
+ * never deleted, so the state at any past EVM block can be read through its state root.
+ */
+import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes, ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
+import { plainBytes } from '../store/lmdb-codec.ts';
+import type { SlotCommit, Store } from '../store/store.ts';
+import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
+
+export const TRIE_TABLE = 'evm-trie';
+export const STORAGE_ROOT_TABLE = 'evm-sroot';
+/** Trie nodes kept in memory beside the store (an LRU in the trie's checkpoint DB). */
+const NODE_CACHE = 100_000;
+
+/** The store as the trie's node database; new nodes stay in memory until their slot's commit is durable. */
+class StoreNodeDb implements DB<string, string | Uint8Array> {
+  private readonly unwritten = new Map<string, Uint8Array>();
+  private batchKeys: string[] = [];
+
+  constructor(private readonly store: Store) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const pending = this.unwritten.get(key);
+    if (pending) return pending;
+    const stored = (await this.store.getExtra(TRIE_TABLE, key)) as Uint8Array | null;
+    return stored ? plainBytes(stored) : undefined;
+  }
+
+  async put(key: string, value: string | Uint8Array): Promise<void> {
+    if (this.unwritten.has(key)) return;
+    this.unwritten.set(key, typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
+    this.batchKeys.push(key);
+  }
+
+  /** Nodes are never deleted: older state roots stay readable. */
+  async del(): Promise<void> {}
+
+  async batch(ops: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') await this.put(op.key, op.value);
+  }
+
+  shallowCopy(): DB<string, string | Uint8Array> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  /** The nodes written since the last call, as records of a slot commit. */
+  takeBatch(): { extras: NonNullable<SlotCommit['extras']>; keys: string[] } {
+    const keys = this.batchKeys;
+    this.batchKeys = [];
+    return { extras: keys.map((key) => ({ table: TRIE_TABLE, key, value: this.unwritten.get(key)! })), keys };
+  }
+
+  /** A batch is in the store now: its nodes are read from there. */
+  written(keys: string[]): void {
+    for (const k of keys) this.unwritten.delete(k);
+  }
+}
+
+/** An account as its trie leaf encodes it. */
+export const encodeAccountLeaf = (a: EvmAccount, storageRoot: Uint8Array): Uint8Array =>
+  RLP.encode([bigIntToUnpaddedBytes(a.nonce), bigIntToUnpaddedBytes(a.balance), storageRoot, a.codeHash]);
+
+export interface TrieSeal {
+  stateRoot: Uint8Array;
+  extras: NonNullable<SlotCommit['extras']>;
+  /** Trie node keys to release from memory once the commit is durable. */
+  nodeKeys: string[];
+}
+
+export class EvmStateTrie {
+  private readonly db: StoreNodeDb;
+  private constructor(
+    private readonly trie: MerklePatriciaTrie,
+    db: StoreNodeDb,
+    /** Storage roots of accounts with storage, as of the last sealed slot. */
+    private readonly storageRoots: Map<string, Uint8Array>,
+  ) {
+    this.db = db;
+  }
+
+  static async open(store: Store, stateRoot: Uint8Array | null): Promise<EvmStateTrie> {
+    const db = new StoreNodeDb(store);
+    const trie = await createMPT({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, cacheSize: NODE_CACHE });
+    if (stateRoot) trie.root(stateRoot);
+    const roots = new Map<string, Uint8Array>();
+    for await (const [key, value] of store.scanExtras(STORAGE_ROOT_TABLE)) roots.set(key as string, plainBytes(value as Uint8Array));
+    return new EvmStateTrie(trie, db, roots);
+  }
+
+  get root(): Uint8Array {
+    return this.trie.root();
+  }
+
+  storageRoot(address: string): Uint8Array {
+    return this.storageRoots.get(address) ?? EMPTY_STORAGE_ROOT;
+  }
+
+  /**
+   * Applies one slot's changes; `after` reads the state as of the end of the slot. Returns the new
+   * state root and the records (new nodes, changed storage roots) for the slot's commit.
+   */
+  async apply(changes: EvmChanges, after: EvmStateReader): Promise<TrieSeal> {
+    const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared]);
+    const rootRecords: NonNullable<SlotCommit['extras']> = [];
+    for (const address of touched) {
+      const account = after.account(address);
+      const key = hexToBytes(address as `0x${string}`);
+      if (!account) {
+        await this.trie.del(key);
+        if (this.storageRoots.delete(address)) rootRecords.push({ table: STORAGE_ROOT_TABLE, key: address, value: null });
+        continue;
+      }
+      let storageRoot = this.storageRoot(address);
+      if (changes.cleared.has(address) || changes.storage.has(address)) {
+        storageRoot = await this.updateStorage(changes.cleared.has(address) ? EMPTY_STORAGE_ROOT : storageRoot, changes.storage.get(address));
+        const empty = bytesToHex(storageRoot) === bytesToHex(EMPTY_STORAGE_ROOT);
+        if (empty) this.storageRoots.delete(address);
+        else this.storageRoots.set(address, storageRoot);
+        rootRecords.push({ table: STORAGE_ROOT_TABLE, key: address, value: empty ? null : storageRoot });
+      }
+      await this.trie.put(key, encodeAccountLeaf(account, storageRoot));
+    }
+    const { extras, keys } = this.db.takeBatch();
+    return { stateRoot: this.trie.root(), extras: [...extras, ...rootRecords], nodeKeys: keys };
+  }
+
+  written(nodeKeys: string[]): void {
+    this.db.written(nodeKeys);
+  }
+
+  private async updateStorage(root: Uint8Array, slots: ReadonlyMap<string, Uint8Array> | undefined): Promise<Uint8Array> {
+    const storage = this.trie.shallowCopy(false);
+    storage.root(root);
+    for (const [slot, value] of slots ?? []) {
+      const key = hexToBytes(slot as `0x${string}`);
+      if (value.length === 0) await storage.del(key);
+      else await storage.put(key, RLP.encode(value));
+    }
+    return storage.root();
+  }
+
+  /** An account at a past state root (null when absent). */
+  async accountAt(stateRoot: Uint8Array, address: string): Promise<{ account: EvmAccount; storageRoot: Uint8Array } | null> {
+    const view = this.trie.shallowCopy(false);
+    view.root(stateRoot);
+    const leaf = await view.get(hexToBytes(address as `0x${string}`));
+    if (!leaf) return null;
+    const [nonce, balance, storageRoot, codeHash] = RLP.decode(leaf) as Uint8Array[];
+    const big = (b: Uint8Array) => (b.length === 0 ? 0n : BigInt(bytesToHex(b)));
+    return { account: { nonce: big(nonce!), balance: big(balance!), codeHash: codeHash ?? EMPTY_CODE_HASH }, storageRoot: storageRoot! };
+  }
+
+  /** A storage value (no leading zeros) under a past storage root. */
+  async storageAt(storageRoot: Uint8Array, slot: string): Promise<Uint8Array> {
+    const view = this.trie.shallowCopy(false);
+    view.root(storageRoot);
+    const v = await view.get(hexToBytes(slot as `0x${string}`));
+    return v ? (RLP.decode(v) as Uint8Array) : new Uint8Array(0);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Raw Ethereum transactions: decoding with the checks every path shares (chain id, replay
+ * protection, supported types), a cache of decoded transactions by hash so the sender is recovered
+ * once (at eth_sendRawTransaction) and not again when the EVM program runs it, and the legacy-form
+ * encoding of deposits.
+ */
+import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import { Capability, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { Hex } from './records.ts';
+
+export interface DecodedTransaction {
+  tx: TypedTransaction;
+  hash: Hex;
+  from: Hex;
+  raw: Uint8Array;
+}
+
+/** A transaction the EVM space does not take, with the reason in Ethereum clients' words. */
+export class InvalidTransaction extends Error {}
+
+const CACHE_LIMIT = 50_000;
+
+export class TransactionDecoder {
+  private readonly cache = new Map<string, DecodedTransaction>();
+
+  constructor(private readonly common: Common) {}
+
+  get chainId(): bigint {
+    return this.common.chainId();
+  }
+
+  decode(raw: Uint8Array): DecodedTransaction {
+    const hash = bytesToHex(keccak_256(raw));
+    const hit = this.cache.get(hash);
+    if (hit) return hit;
+    const claimed = claimedChainId(raw);
+    if (claimed !== null && claimed !== this.chainId) throw new InvalidTransaction(`invalid chain id: have ${claimed}, want ${this.chainId}`);
+    let tx: TypedTransaction;
+    try {
+      tx = createTxFromRLP(raw, { common: this.common });
+    } catch (e) {
+      throw new InvalidTransaction(`rlp: ${(e as Error).message.split(' (')[0]}`);
+    }
+    if (tx.type === TransactionType.BlobEIP4844) throw new InvalidTransaction('transaction type not supported: blob transactions need a beacon chain');
+    if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection)) {
+      throw new InvalidTransaction('only replay-protected (EIP-155) transactions allowed over RPC');
+    }
+    if ('chainId' in tx && tx.chainId !== this.chainId) throw new InvalidTransaction(`invalid chain id: have ${tx.chainId}, want ${this.chainId}`);
+    if (!tx.isSigned()) throw new InvalidTransaction('transaction is not signed');
+    let from: Hex;
+    try {
+      from = tx.getSenderAddress().toString();
+    } catch {
+      throw new InvalidTransaction('invalid sender: the signature does not recover a public key');
+    }
+    const decoded = { tx, hash: hash as Hex, from, raw };
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(hash, decoded);
+    return decoded;
+  }
+}
+
+/** The chain id a raw transaction is signed for (null when it names none or does not decode). */
+function claimedChainId(raw: Uint8Array): bigint | null {
+  try {
+    if (raw.length > 0 && raw[0]! <= 0x7f) {
+      const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];
+      return fields[0] instanceof Uint8Array ? bytesToBigInt(fields[0]) : null;
+    }
+    const fields = RLP.decode(raw) as Uint8Array[];
+    const v = fields[6] instanceof Uint8Array ? bytesToBigInt(fields[6]) : 0n;
+    return v >= 35n ? (v - 35n) / 2n : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A deposit in the legacy transaction form, sent by the bridge address with its nonce: the fields a
+ * block explorer shows, r = s = 0 (no signature) and v = chainId * 2 + 35, as Velas writes
+ * unsigned transactions.
+ */
+export function encodeDeposit(nonce: bigint, to: Hex, value: bigint, chainId: bigint): { raw: Uint8Array; hash: Hex } {
+  const zero = new Uint8Array(0);
+  const raw = RLP.encode([bigIntToUnpaddedBytes(nonce), zero, zero, hexToBytes(to), bigIntToUnpaddedBytes(value), zero, bigIntToUnpaddedBytes(chainId * 2n + 35n), zero, zero]);
+  return { raw, hash: bytesToHex(keccak_256(raw)) };
+}

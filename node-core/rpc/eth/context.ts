@@ -1,0 +1,59 @@
+/** What the Ethereum RPC methods need of the node, and how a block selector turns into state to read. */
+import { hexToBytes } from '@ethereumjs/util';
+import type { EvmKey } from '../../keys/evm-keys.ts';
+import type { Chain } from '../../ledger/chain.ts';
+import type { EvmBlockRecord } from '../../evm/records.ts';
+import type { EvmRelay } from '../../evm/relay.ts';
+import type { EvmSpace } from '../../evm/space.ts';
+import { RpcError } from '../errors.ts';
+import { SERVER_ERROR, type CallTarget } from './call.ts';
+import type { FilterManager } from './filters.ts';
+import type { BlockSelector } from './params.ts';
+
+export interface EvmRpcContext {
+  chain: Chain;
+  space: EvmSpace;
+  relay: EvmRelay;
+  /** Unlocked accounts (eth_accounts, eth_sendTransaction). */
+  devKeys: EvmKey[];
+  filters: FilterManager;
+  version: string;
+}
+
+export const headerNotFound = () => new RpcError(SERVER_ERROR, 'header not found');
+
+/** The block a selector names; null when it names a block that does not exist (yet). */
+export async function selectBlock(ctx: EvmRpcContext, sel: BlockSelector): Promise<EvmBlockRecord | null> {
+  const space = ctx.space;
+  if ('tag' in sel) {
+    switch (sel.tag) {
+      case 'latest':
+      case 'pending':
+        return space.head;
+      case 'safe':
+      case 'finalized':
+        return space.headAt('finalized');
+      case 'earliest':
+        return space.block(0);
+    }
+  }
+  if ('number' in sel) return space.block(sel.number);
+  return space.blockByHash(sel.hash);
+}
+
+const envOf = (b: EvmBlockRecord) => ({ number: BigInt(b.number), timestamp: BigInt(b.timestamp), prevRandao: hexToBytes(b.mixHash), baseFeePerGas: b.baseFeePerGas });
+
+/** The state (and block environment) a read or a call at `sel` runs against. */
+export async function stateTarget(ctx: EvmRpcContext, sel: BlockSelector = { tag: 'latest' }): Promise<CallTarget> {
+  const space = ctx.space;
+  if ('tag' in sel && sel.tag === 'pending') {
+    const layer = space.stateAt('processed');
+    return { state: layer, env: layer.env };
+  }
+  if ('tag' in sel && sel.tag === 'latest') return { state: space.stateAt('confirmed'), env: envOf(space.head) };
+  if ('tag' in sel && (sel.tag === 'safe' || sel.tag === 'finalized')) return { state: space.stateAt('finalized'), env: envOf(space.headAt('finalized')) };
+  const block = await selectBlock(ctx, sel);
+  if (!block) throw headerNotFound();
+  if (block.number === space.head.number) return { state: space.stateAt('confirmed'), env: envOf(block) };
+  return { state: space.historicalState(block), env: envOf(block) };
+}
