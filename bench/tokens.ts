@@ -7,11 +7,11 @@
  *   npm run bench:tokens [-- --count N --concurrency C]
  */
 import { parseArgs } from 'node:util';
-import { generateKeypair, type Keypair } from '../node-core/keys/keypair.ts';
 import { postConcurrently, rpcCall } from './lib/http-load.ts';
 import { startNodeProcess, type NodeProcess } from './lib/node-process.ts';
 import { presignTokenTransfers, tokenSetup } from './lib/tokens.ts';
 import { presignTransfers } from './lib/transfers.ts';
+import { liteSvmPeer } from './lib/litesvm.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' } } });
 const COUNT = Number(values.count);
@@ -83,26 +83,13 @@ async function benchIsthmus(): Promise<{ plain: number; token: number }> {
 }
 
 async function benchLiteSvm(): Promise<number> {
-  const { LiteSVM } = await import('litesvm');
-  const { getTransactionDecoder } = await import('@solana/kit');
-  const svm = new LiteSVM();
-  const owner: Keypair = generateKeypair();
-  svm.airdrop(owner.address as never, 1_000_000_000_000n as never);
-  const decoder = getTransactionDecoder();
-  const send = (wire: Uint8Array) => svm.sendTransaction(decoder.decode(wire) as never);
-  const blockhash = svm.latestBlockhash();
-  const setup = tokenSetup(owner, blockhash, DESTINATIONS, COUNT * (COUNT + 1), (len) => Number(svm.minimumBalanceForRentExemption(BigInt(len))));
-  for (const wire of setup.wires) {
-    const r = send(wire);
-    if (r.constructor.name === 'FailedTransactionMetadata') throw new Error(`litesvm setup failed: ${String(r)}`);
-  }
-  const txs = presignTokenTransfers(owner, setup, blockhash, COUNT).map((w) => decoder.decode(w));
-  const start = performance.now();
-  let failed = 0;
-  for (const tx of txs) if (svm.sendTransaction(tx as never).constructor.name === 'FailedTransactionMetadata') failed++;
-  const seconds = (performance.now() - start) / 1000;
-  const rate = txs.length / seconds;
-  console.log(`  litesvm SPL Token transfers (in-process, no RPC): ${txs.length} in ${seconds.toFixed(2)} s = ${rate.toFixed(0)}/s${failed ? ` (${failed} failed)` : ''}`);
+  const peer = await liteSvmPeer();
+  const setup = tokenSetup(peer.payer, peer.blockhash, DESTINATIONS, COUNT * (COUNT + 1), peer.minimumBalance);
+  for (const wire of setup.wires) if (!peer.send(wire)) throw new Error('litesvm: a setup transaction failed');
+  const wires = presignTokenTransfers(peer.payer, setup, peer.blockhash, COUNT);
+  const { seconds, failed } = peer.timed(wires);
+  const rate = wires.length / seconds;
+  console.log(`  litesvm SPL Token transfers (in-process, no RPC): ${wires.length} in ${seconds.toFixed(2)} s = ${rate.toFixed(0)}/s${failed ? ` (${failed} failed)` : ''}`);
   return rate;
 }
 
