@@ -9,10 +9,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateKeypair } from '../node-core/keys/keypair.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { postConcurrently, rpcCall } from './lib/http-load.ts';
 import { presignTransfers } from './lib/transfers.ts';
+import { liteSvmPeer } from './lib/litesvm.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, 'peer-count': { type: 'string', default: '2000' } } });
 const COUNT = Number(values.count);
@@ -48,24 +48,11 @@ async function benchIsthmus(): Promise<number> {
 }
 
 async function benchLiteSvm(): Promise<number> {
-  const { LiteSVM } = await import('litesvm');
-  const { getTransactionDecoder } = await import('@solana/kit');
-  const svm = new LiteSVM();
-  const payer = generateKeypair();
-  // LiteSVM's faucet holds less than a quadrillion lamports; a thousand SOL covers every transfer.
-  svm.airdrop(payer.address as never, 1_000_000_000_000n as never);
-  const wires = presignTransfers({ payers: [payer], blockhash: svm.latestBlockhash(), count: COUNT });
-  const decoder = getTransactionDecoder();
-  const txs = wires.map((w) => decoder.decode(w));
-  const start = performance.now();
-  let failed = 0;
-  for (const tx of txs) {
-    const r = svm.sendTransaction(tx as never);
-    if (r.constructor.name === 'FailedTransactionMetadata') failed++;
-  }
-  const seconds = (performance.now() - start) / 1000;
-  const rate = txs.length / seconds;
-  console.log(`  litesvm (in-process, no RPC): ${txs.length} transfers in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} transfers/s${failed ? ` (${failed} failed)` : ''}`);
+  const peer = await liteSvmPeer();
+  const wires = presignTransfers({ payers: [peer.payer], blockhash: peer.blockhash, count: COUNT });
+  const { seconds, failed } = peer.timed(wires);
+  const rate = wires.length / seconds;
+  console.log(`  litesvm (in-process, no RPC): ${wires.length} transfers in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} transfers/s${failed ? ` (${failed} failed)` : ''}`);
   return rate;
 }
 

@@ -24,6 +24,7 @@ import { evmGenesisAccounts } from '../evm/genesis.ts';
 import { CHAIN_IDS } from '../evm/constants.ts';
 import { minimumBalanceForRentExemption } from '../runtime/account.ts';
 import { fixedEpochSchedule } from './epoch.ts';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
 import { stakeStateData, voteStateData, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
 import {
   DEFAULT_FEE_RATE_GOVERNOR,
@@ -113,6 +114,10 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     // The SPL Memo programs are BPF programs on a real cluster; here they run as builtins under the same ids and owner.
     account(MEMO_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
     account(MEMO_V1_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
+    // SPL Token and Associated Token Account likewise, with the wrapped-SOL mint they ship with.
+    account(TOKEN_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
+    account(ASSOCIATED_TOKEN_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
+    account(NATIVE_MINT, minimumBalanceForRentExemption(rent, MINT_LEN), TOKEN_PROGRAM_ID, nativeMintData()),
     account(faucet.address, FAUCET_LAMPORTS, SYSTEM_PROGRAM_ID),
     account(identity.address, IDENTITY_LAMPORTS, SYSTEM_PROGRAM_ID),
     account(vote.address, voteLamports, VOTE_PROGRAM_ID, voteStateData(identity.address, identity.address, 100)),

@@ -10,6 +10,7 @@ import { RpcEncodingError } from '../rpc/encoding/errors.ts';
 import { matchesFilters } from '../rpc/filters.ts';
 import { deliver, SharedResults, withSlot } from './notify.ts';
 import type { SlotMemo } from './slot-memo.ts';
+import { TOKEN_PROGRAM_ID } from '../runtime/programs/token/state.ts';
 import type { AccountSub, Level, ProgramSub } from './subscriptions.ts';
 
 /** What accountSubscribe reports for an account that no longer exists (Agave: the default account). */
@@ -18,9 +19,11 @@ const CLOSED_ACCOUNT: Account = { lamports: 0, data: new Uint8Array(0), owner: S
 /** Agave's text in place of base-58 data over 128 bytes (PubSub cannot refuse at subscribe time). */
 const BS58_TOO_LARGE = 'error: data too large for bs58 encoding';
 
-export function encodeForNotification(address: Address, account: Account, sub: AccountSub | ProgramSub): UiAccount {
+type Reader = (address: Address) => Account | null;
+
+export function encodeForNotification(address: Address, account: Account, sub: AccountSub | ProgramSub, readAccount?: Reader): UiAccount {
   try {
-    return encodeAccount(address, account, { encoding: sub.encoding, dataSlice: sub.dataSlice });
+    return encodeAccount(address, account, { encoding: sub.encoding, dataSlice: sub.dataSlice, readAccount });
   } catch (e) {
     if (!(e instanceof RpcEncodingError)) throw e;
     const data = sub.encoding === 'base58' ? ([BS58_TOO_LARGE, 'base58'] as [string, 'base58']) : BS58_TOO_LARGE;
@@ -28,37 +31,44 @@ export function encodeForNotification(address: Address, account: Account, sub: A
   }
 }
 
-function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number): void {
+function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number, read: Reader): void {
   const value = account ?? CLOSED_ACCOUNT;
   const results = new SharedResults();
   for (const sub of subs) {
-    const text = results.get(sub.encodingKey, () => withSlot(slot, JSON.stringify(encodeForNotification(address, value, sub))));
+    const text = results.get(sub.encodingKey, () => withSlot(slot, JSON.stringify(encodeForNotification(address, value, sub, read))));
     deliver(sub, text!);
   }
 }
 
-function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account, slot: number): void {
+function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account, slot: number, read: Reader): void {
   const results = new SharedResults();
   for (const sub of subs) {
     if (sub.filters.length && !matchesFilters(account, sub.filters)) continue;
-    const text = results.get(sub.encodingKey, () =>
-      withSlot(slot, JSON.stringify({ pubkey: address, account: encodeForNotification(address, account, sub) })),
-    );
-    deliver(sub, text!);
+    const text = results.get(sub.encodingKey, () => {
+      const ui = encodeForNotification(address, account, sub, read);
+      // As getProgramAccounts: under jsonParsed, token accounts that do not parse are left out.
+      if (account.owner === TOKEN_PROGRAM_ID && (sub.encoding === 'jsonParsed' || sub.encoding === 'json') && Array.isArray(ui.data)) return null;
+      return withSlot(slot, JSON.stringify({ pubkey: address, account: ui }));
+    });
+    if (text) deliver(sub, text);
   }
 }
 
 export class AccountNotifier {
-  constructor(private readonly memo: SlotMemo) {}
+  /** `processed` reads the working bank (a token account's mint under jsonParsed). */
+  constructor(
+    private readonly memo: SlotMemo,
+    private readonly processed: Reader = () => null,
+  ) {}
 
   /** Processed level: the accounts one transaction wrote. */
   onTransaction(level: Level, slot: number, writes: ReadonlyArray<[Address, Account]>): void {
     if (level.accounts.size === 0 && level.programs.size === 0) return;
     for (const [address, account] of writes) {
       const accountSubs = level.accounts.get(address);
-      if (accountSubs) notifyAccount(accountSubs, address, account.lamports === 0 ? null : account, slot);
+      if (accountSubs) notifyAccount(accountSubs, address, account.lamports === 0 ? null : account, slot, this.processed);
       const programSubs = level.programs.get(account.owner);
-      if (programSubs) notifyProgram(programSubs, address, account, slot);
+      if (programSubs) notifyProgram(programSubs, address, account, slot, this.processed);
     }
   }
 
@@ -76,16 +86,17 @@ export class AccountNotifier {
   /** Confirmed or finalized level: a slot's final changes, context = that slot. */
   onBank(level: Level, bank: Bank): void {
     const changes = bank.changes;
+    const read: Reader = (a) => bank.get(a);
     if (level.accounts.size) {
       if (level.accounts.size < changes.size) {
         for (const [address, subs] of level.accounts) {
           const account = changes.get(address);
-          if (account !== undefined) notifyAccount(subs, address, account, bank.slot);
+          if (account !== undefined) notifyAccount(subs, address, account, bank.slot, read);
         }
       } else {
         for (const [address, account] of changes) {
           const subs = level.accounts.get(address);
-          if (subs) notifyAccount(subs, address, account, bank.slot);
+          if (subs) notifyAccount(subs, address, account, bank.slot, read);
         }
       }
     }
@@ -94,7 +105,7 @@ export class AccountNotifier {
         const account = changed ?? this.memo.closedAccount(bank.slot, address);
         if (!account) continue;
         const subs = level.programs.get(account.owner);
-        if (subs) notifyProgram(subs, address, account, bank.slot);
+        if (subs) notifyProgram(subs, address, account, bank.slot, read);
       }
     }
   }

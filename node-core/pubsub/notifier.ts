@@ -23,7 +23,7 @@ type Handlers = { [K in keyof ChainEventMap]: (...args: ChainEventMap[K]) => voi
 
 export function attachNotifier(chain: Chain, registry: Registry, log: (line: string) => void): Notifier {
   const memo = new SlotMemo(chain);
-  const accounts = new AccountNotifier(memo);
+  const accounts = new AccountNotifier(memo, (a) => chain.getAccount(a, 'processed'));
   const transactions = new TransactionNotifier(registry, chain);
   const blocks = new BlockNotifier(memo);
   const slots = new SlotNotifier(registry.node, chain.genesis.voteAccount);

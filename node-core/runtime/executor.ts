@@ -12,6 +12,9 @@ import { computeBudgetOf, prioritizationFee, type ComputeBudget } from './progra
 import { decodeNonceState, NONCE_ACCOUNT_LENGTH } from './programs/nonce-account.ts';
 import { SYSVAR_IDS, type Sysvars } from './sysvars.ts';
 import { isSignerIndex, isWritableIndex, sanitizeTransaction, type Transaction } from './wire.ts';
+import { Invocations, type InnerInstructions } from './invoke.ts';
+import { collectTokenBalances, type TokenBalance } from './token-balances.ts';
+import type { ReturnData } from './program.ts';
 
 export interface ExecutionEnv {
   /** An account of the bank (sysvars included), or null when it does not exist. */
@@ -37,6 +40,11 @@ export interface ExecutedTransaction {
   computeUnitsConsumed: number;
   /** Accounts to store: every writable account on success; the fee payer (and an advanced nonce) on failure. */
   writes: Array<[Address, Account]>;
+  /** Cross-program invocations, per top-level instruction (runtime/invoke.ts). */
+  innerInstructions: InnerInstructions[];
+  returnData: ReturnData | null;
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
 }
 
 /** Agave truncates program logs past 10 KB (of UTF-8). */
@@ -272,6 +280,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   const scope = new Scope();
   let unitsUsed = 0;
   let err: TransactionErrorValue | null = null;
+  const invocations = new Invocations({ keys: loaded.keys, programs: env.programs, log: (line) => logs.push(line), remainingUnits: () => budget.unitLimit - unitsUsed, verify: verifyAccount });
 
   const m = tx.message;
   for (let ixIndex = 0; ixIndex < m.instructions.length && err === null; ixIndex++) {
@@ -319,6 +328,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
         feePayer: payerKey,
         signature: tx.id,
       };
+      invocations.enterTopLevel(ctx, program, pre);
       const pending = program.process(ctx);
       if (pending) yield pending;
       let before = 0;
@@ -331,6 +341,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
       }
       if (before !== after) throw new InstructionError('UnbalancedInstruction');
       if (program.logsConsumption) logs.push(`Program ${programId} consumed ${unitsUsed - unitsAtStart} of ${budget.unitLimit - unitsAtStart} compute units`);
+      invocations.logReturn(program);
       logs.push(`Program ${programId} success`);
     } catch (e) {
       if (!(e instanceof InstructionError)) {
@@ -338,6 +349,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
         throw e;
       }
       if (program.logsConsumption) logs.push(`Program ${programId} consumed ${unitsUsed - unitsAtStart} of ${budget.unitLimit - unitsAtStart} compute units`);
+      invocations.logReturn(program);
       logs.push(`Program ${programId} failed: ${instructionErrorMessage(e.value)}`);
       err = { InstructionError: [ixIndex, e.value] };
     }
@@ -370,7 +382,24 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     postBalances = preBalances.slice();
     postBalances[0] = chargedPayer.lamports;
   }
-  return { err, fee, logs: logs.lines, accountKeys: loaded.keys, preBalances, postBalances, computeUnitsConsumed: unitsUsed, writes };
+  const programIndexes = new Set(m.instructions.map((ix) => ix.programIdIndex));
+  // A simulation reports no token balances: skip the work.
+  const tokenBalances = (accounts: Account[]) => (env.simulation ? [] : collectTokenBalances(loaded.keys, accounts, (i) => programIndexes.has(i), env.readAccount));
+  const preTokenBalances = tokenBalances(loaded.originals);
+  return {
+    err,
+    fee,
+    logs: logs.lines,
+    accountKeys: loaded.keys,
+    preBalances,
+    postBalances,
+    computeUnitsConsumed: unitsUsed,
+    writes,
+    innerInstructions: invocations.inner,
+    returnData: invocations.finalReturnData(),
+    preTokenBalances,
+    postTokenBalances: err === null ? tokenBalances(loaded.accounts) : preTokenBalances,
+  };
 }
 
 /**

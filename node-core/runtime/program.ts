@@ -57,6 +57,29 @@ export interface InstructionContext {
   readonly feePayer: Address;
   /** The transaction's first signature (its id). */
   readonly signature: string;
+  /** 1 for a transaction's instruction, 2 and up inside cross-program invocations. */
+  readonly stackHeight?: number;
+  /**
+   * Invokes another builtin from this one (runtime/invoke.ts): Agave's invoke / invoke_signed, with
+   * its privilege rules, logs and inner-instruction record. `signerSeeds` sign for this program's PDAs.
+   * Present when the executor runs the instruction.
+   */
+  invoke?(instruction: CpiInstruction, signerSeeds?: readonly (readonly Uint8Array[])[]): void;
+  /** sol_set_return_data (logs `Program return: …`) and sol_get_return_data. */
+  setReturnData?(data: Uint8Array): void;
+  getReturnData?(): ReturnData | null;
+}
+
+/** An instruction one program passes to another (solana Instruction). */
+export interface CpiInstruction {
+  programId: Address;
+  accounts: ReadonlyArray<{ key: Address; isSigner: boolean; isWritable: boolean }>;
+  data: Uint8Array;
+}
+
+export interface ReturnData {
+  programId: Address;
+  data: Uint8Array;
 }
 
 export interface Program {

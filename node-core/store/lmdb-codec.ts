@@ -67,6 +67,7 @@ type MetaRecord = [
   unknown[],
   Address[],
   Address[],
+  [Address, Uint8Array]?,
 ];
 export type TxRecord = [string, Uint8Array, MetaRecord, Address[], string | null];
 export const TX_ACCOUNT_KEYS = 3;
@@ -86,11 +87,12 @@ export function encodeTx(tx: StoredTransaction): TxRecord {
     m.loadedAddresses.writable,
     m.loadedAddresses.readonly,
   ];
+  if (m.returnData) meta.push([m.returnData.programId, m.returnData.data]);
   return [tx.signature, tx.wire, meta, tx.accountKeys, tx.memo];
 }
 
 export function decodeTx(r: TxRecord): StoredTransaction {
-  const [err, fee, preBalances, postBalances, logMessages, computeUnitsConsumed, preTokenBalances, postTokenBalances, innerInstructions, writable, readonly] = r[2];
+  const [err, fee, preBalances, postBalances, logMessages, computeUnitsConsumed, preTokenBalances, postTokenBalances, innerInstructions, writable, readonly, returnData] = r[2];
   const meta: TransactionStatusMeta = {
     err,
     fee,
@@ -103,6 +105,7 @@ export function decodeTx(r: TxRecord): StoredTransaction {
     innerInstructions,
     loadedAddresses: { writable, readonly },
   };
+  if (returnData) meta.returnData = { programId: returnData[0], data: plainBytes(returnData[1]) };
   return { signature: r[0], wire: plainBytes(r[1]), meta, accountKeys: r[3], memo: r[4] };
 }
 

@@ -29,6 +29,8 @@ export interface TransactionStatusMeta {
   postTokenBalances: unknown[];
   innerInstructions: unknown[];
   loadedAddresses: { writable: Address[]; readonly: Address[] };
+  /** The program's return data when the transaction ended with some (sol_set_return_data). */
+  returnData?: { programId: Address; data: Uint8Array };
 }
 
 export interface StoredTransaction {

@@ -156,6 +156,28 @@ for (const backend of backends) {
         assert.deepEqual(await store.getSignatureLocation(txs[0]!.signature), { slot: 5, index: 0, err: null });
       }));
 
+    it('keeps token balances, inner instructions and return data of a transaction', () =>
+      withStore(backend, async (store) => {
+        const tx = transaction(2, 0, [A, B]);
+        const balance = { accountIndex: 1, mint: A, uiTokenAmount: { uiAmount: 1.5, decimals: 2, amount: '150', uiAmountString: '1.5' }, owner: B, programId: A };
+        tx.meta.preTokenBalances = [balance];
+        tx.meta.postTokenBalances = [{ ...balance, uiTokenAmount: { uiAmount: 0, decimals: 2, amount: '0', uiAmountString: '0' } }];
+        tx.meta.innerInstructions = [{ index: 0, instructions: [{ programIdIndex: 1, accounts: [0, 1], data: Uint8Array.of(3, 1, 2), stackHeight: 2 }] }];
+        tx.meta.returnData = { programId: B, data: Uint8Array.of(165, 0, 0, 0, 0, 0, 0, 0) };
+        await store.commitSlot(slotCommit(2, [tx]));
+        const meta = (await store.getTransaction(tx.signature))!.transaction.meta;
+        assert.deepEqual(meta.preTokenBalances, tx.meta.preTokenBalances);
+        assert.deepEqual(meta.postTokenBalances, tx.meta.postTokenBalances);
+        const inner = meta.innerInstructions as Array<{ index: number; instructions: Array<{ data: Uint8Array; stackHeight: number }> }>;
+        assert.deepEqual([...inner[0]!.instructions[0]!.data], [3, 1, 2]);
+        assert.equal(inner[0]!.instructions[0]!.stackHeight, 2);
+        assert.equal(meta.returnData!.programId, B);
+        assert.deepEqual(meta.returnData!.data, Uint8Array.of(165, 0, 0, 0, 0, 0, 0, 0));
+        const plainTx = transaction(2, 1, [A]);
+        await store.commitSlot(slotCommit(3, [plainTx]));
+        assert.equal('returnData' in (await store.getTransaction(plainTx.signature))!.transaction.meta, false);
+      }));
+
     it('keeps hashes that are not 32-byte base-58 as they are', () =>
       withStore(backend, async (store) => {
         const commit = slotCommit(1);

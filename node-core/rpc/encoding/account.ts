@@ -39,6 +39,8 @@ export interface AccountEncodeOptions {
   /** Defaults to `binary`, getAccountInfo's default; getMultipleAccounts callers pass `base64`. */
   encoding?: AccountEncoding;
   dataSlice?: DataSlice | null;
+  /** The bank's accounts, for jsonParsed data that needs another account (a token account's mint). */
+  readAccount?(address: Address): Account | null;
 }
 
 export type UiAccountData = string | [string, 'base58' | 'base64' | 'base64+zstd'] | ParsedAccountValue;
@@ -102,7 +104,7 @@ export function encodeAccountData(address: Address, account: Account, opts: Acco
     }
     case 'jsonParsed':
     case 'json':
-      return parseAccountData(address, account) ?? [toBase64(sliceData(account.data, slice)), 'base64'];
+      return parseAccountData(address, account, opts) ?? [toBase64(sliceData(account.data, slice)), 'base64'];
   }
 }
 

@@ -97,8 +97,17 @@ export interface UiTransactionStatusMeta {
   postTokenBalances?: unknown[] | null;
   rewards?: Reward[] | null;
   loadedAddresses?: { writable: Address[]; readonly: Address[] };
+  returnData?: UiReturnData;
   computeUnitsConsumed?: number;
 }
+
+/** Return data as Agave shows it: the program and `[base64, "base64"]`. */
+export interface UiReturnData {
+  programId: Address;
+  data: [string, 'base64'];
+}
+
+export const uiReturnData = (r: { programId: Address; data: Uint8Array }): UiReturnData => ({ programId: r.programId, data: [toBase64(r.data), 'base64'] });
 
 export interface EncodedTransactionWithMeta {
   transaction: UiTransaction | { signatures: string[]; accountKeys: UiParsedAccountKey[] };
@@ -229,6 +238,11 @@ function innerInstructions(meta: TransactionStatusMeta, parsedKeys: Address[] | 
   }));
 }
 
+/** Inner instructions in the jsonParsed form (simulateTransaction's `innerInstructions: true`). */
+export function parsedInnerInstructions(inner: StoredInnerInstructions[], keys: Address[]): UiTransactionStatusMeta['innerInstructions'] {
+  return innerInstructions({ innerInstructions: inner } as TransactionStatusMeta, keys);
+}
+
 /** Full meta; `parsedKeys` (all account keys) selects the jsonParsed form. */
 function uiMeta(meta: TransactionStatusMeta, showRewards: boolean, parsedKeys: Address[] | null): UiTransactionStatusMeta {
   const out: UiTransactionStatusMeta = {
@@ -244,6 +258,7 @@ function uiMeta(meta: TransactionStatusMeta, showRewards: boolean, parsedKeys: A
     rewards: showRewards ? [] : null,
   };
   if (!parsedKeys) out.loadedAddresses = { writable: meta.loadedAddresses.writable, readonly: meta.loadedAddresses.readonly };
+  if (meta.returnData) out.returnData = uiReturnData(meta.returnData);
   out.computeUnitsConsumed = meta.computeUnitsConsumed;
   return out;
 }

@@ -26,6 +26,7 @@ import {
   fail,
 } from '../params.ts';
 import { accountFilters, matchesFilters } from '../filters.ts';
+import { TOKEN_PROGRAM_ID } from '../../runtime/programs/token/state.ts';
 
 export const MAX_MULTIPLE_ACCOUNTS = 100;
 export const NUM_LARGEST_ACCOUNTS = 20;
@@ -37,7 +38,8 @@ export function getAccountInfo(params: unknown, ctx: RpcContext) {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const account = ctx.chain.getAccount(key, c);
-  return withContext(slot, account ? encodeAccount(key, account, { encoding: cfg.encoding as AccountEncoding, dataSlice: cfg.dataSlice }) : null);
+  const readAccount = (a: Address) => ctx.chain.getAccount(a, c);
+  return withContext(slot, account ? encodeAccount(key, account, { encoding: cfg.encoding as AccountEncoding, dataSlice: cfg.dataSlice, readAccount }) : null);
 }
 
 export function getBalance(params: unknown, ctx: RpcContext) {
@@ -56,7 +58,7 @@ export function getMultipleAccounts(params: unknown, ctx: RpcContext) {
     slot,
     keys.map((k) => {
       const a = ctx.chain.getAccount(k, c);
-      return a ? encodeAccount(k, a, { encoding, dataSlice: cfg.dataSlice }) : null;
+      return a ? encodeAccount(k, a, { encoding, dataSlice: cfg.dataSlice, readAccount: (m) => ctx.chain.getAccount(m, c) }) : null;
     }),
   );
 }
@@ -76,9 +78,14 @@ export function getProgramAccounts(params: unknown, ctx: RpcContext) {
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const filters = cfg.filters ?? [];
   const out: Array<{ pubkey: Address; account: ReturnType<typeof encodeAccount> }> = [];
+  const readAccount = (a: Address) => ctx.chain.getAccount(a, c);
+  // Agave's get_parsed_token_accounts: under jsonParsed, token accounts that do not parse are left out.
+  const parsedTokens = program === TOKEN_PROGRAM_ID && (cfg.encoding === 'jsonParsed' || cfg.encoding === 'json');
   for (const [key, account] of ctx.chain.bankAt(c).entries()) {
     if (account.owner !== program || !matchesFilters(account, filters)) continue;
-    out.push({ pubkey: key, account: encodeAccount(key, account, { encoding: cfg.encoding as AccountEncoding, dataSlice: cfg.dataSlice }) });
+    const ui = encodeAccount(key, account, { encoding: cfg.encoding as AccountEncoding, dataSlice: cfg.dataSlice, readAccount });
+    if (parsedTokens && Array.isArray(ui.data)) continue;
+    out.push({ pubkey: key, account: ui });
   }
   return cfg.withContext ? withContext(slot, out) : out;
 }

@@ -6,6 +6,7 @@ import * as blocks from './blocks.ts';
 import * as cluster from './cluster.ts';
 import * as fees from './fees.ts';
 import * as transactions from './transactions.ts';
+import * as tokens from './tokens.ts';
 
 export const nativeMethods: MethodTable<RpcContext> = {
   // accounts and balances
@@ -68,4 +69,10 @@ export const nativeMethods: MethodTable<RpcContext> = {
   // submission
   sendTransaction: transactions.sendTransaction,
   simulateTransaction: transactions.simulateTransaction,
+  // SPL Token
+  getTokenAccountBalance: tokens.getTokenAccountBalance,
+  getTokenSupply: tokens.getTokenSupply,
+  getTokenLargestAccounts: tokens.getTokenLargestAccounts,
+  getTokenAccountsByOwner: tokens.getTokenAccountsByOwner,
+  getTokenAccountsByDelegate: tokens.getTokenAccountsByDelegate,
 };

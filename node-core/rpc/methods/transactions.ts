@@ -7,6 +7,7 @@ import type { ExecutedTransaction } from '../../runtime/executor.ts';
 import { verifyTransactionSignatures, verifyTransactionSignaturesAsync } from '../../runtime/signatures.ts';
 import { PACKET_DATA_SIZE, parseTransaction, sanitizeTransaction, type Transaction } from '../../runtime/wire.ts';
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
+import { parsedInnerInstructions, uiReturnData } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, invalidParams } from '../errors.ts';
 import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, parseParams, required, string, u64 } from '../params.ts';
@@ -62,7 +63,7 @@ function preflightFailure(err: TransactionErrorValue, result: ExecutedTransactio
     logs: result ? result.logs : [],
     accounts: null,
     unitsConsumed: result ? result.computeUnitsConsumed : 0,
-    returnData: null,
+    returnData: result?.returnData ? uiReturnData(result.returnData) : null,
   });
 }
 
@@ -132,7 +133,7 @@ export async function simulateTransaction(params: unknown, ctx: RpcContext) {
     const encoding = (cfg.accounts.encoding ?? 'base64') as AccountEncoding;
     accounts = cfg.accounts.addresses.map((k) => {
       const a = written.get(k) ?? ctx.chain.getAccount(k, c);
-      return a && a.lamports > 0 ? encodeAccount(k, a, { encoding }) : null;
+      return a && a.lamports > 0 ? encodeAccount(k, a, { encoding, readAccount: (m) => written.get(m) ?? ctx.chain.getAccount(m, c) }) : null;
     });
   }
   return withContext(slot, {
@@ -140,7 +141,8 @@ export async function simulateTransaction(params: unknown, ctx: RpcContext) {
     logs: result.logs,
     accounts,
     unitsConsumed: result.computeUnitsConsumed,
-    returnData: null,
+    returnData: result.returnData ? uiReturnData(result.returnData) : null,
+    innerInstructions: cfg.innerInstructions ? parsedInnerInstructions(result.innerInstructions, result.accountKeys) : null,
     ...(cfg.replaceRecentBlockhash ? { replacementBlockhash: { blockhash: tx.message.recentBlockhash, lastValidBlockHeight: ctx.chain.latestBlockhash(c).lastValidBlockHeight } } : {}),
   });
 }

@@ -3,7 +3,9 @@ import type { Program, ProgramRegistry } from '../program.ts';
 import { computeBudgetProgram } from './compute-budget.ts';
 import { memoProgram, memoV1Program } from './memo.ts';
 import { systemProgram } from './system.ts';
+import { tokenProgram } from './token/program.ts';
+import { associatedTokenProgram } from './associated-token.ts';
 
-const programs: Program[] = [systemProgram, computeBudgetProgram, memoProgram, memoV1Program];
+const programs: Program[] = [systemProgram, computeBudgetProgram, memoProgram, memoV1Program, tokenProgram, associatedTokenProgram];
 
 export const builtinPrograms: ProgramRegistry = new Map(programs.map((p) => [p.id, p]));

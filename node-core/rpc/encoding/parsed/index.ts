@@ -8,7 +8,9 @@ import { parseMemoInstruction } from './memo.ts';
 import { parseNonceAccount } from './nonce.ts';
 import { parseSystemInstruction } from './system.ts';
 import { parseSysvarAccount } from './sysvar.ts';
-import type { AccountParser, InstructionParser, ParsedAccountValue, ParsedInstructionValue } from './types.ts';
+import { parseAssociatedTokenInstruction, parseTokenAccount, parseTokenInstruction } from './token.ts';
+import type { AccountParser, InstructionParser, ParseContext, ParsedAccountValue, ParsedInstructionValue } from './types.ts';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../../../runtime/programs/token/state.ts';
 
 export interface InstructionParserEntry {
   /** Program name as Agave reports it (kebab-case), e.g. "system", "spl-memo". */
@@ -20,12 +22,15 @@ export const instructionParsers = new Map<Address, InstructionParserEntry>([
   [SYSTEM_PROGRAM_ID, { program: 'system', parse: parseSystemInstruction }],
   [MEMO_V1_PROGRAM_ID, { program: 'spl-memo', parse: parseMemoInstruction }],
   [MEMO_PROGRAM_ID, { program: 'spl-memo', parse: parseMemoInstruction }],
+  [TOKEN_PROGRAM_ID, { program: 'spl-token', parse: parseTokenInstruction }],
+  [ASSOCIATED_TOKEN_PROGRAM_ID, { program: 'spl-associated-token-account', parse: parseAssociatedTokenInstruction }],
 ]);
 
 /** Keyed by the account's owner; each parser returns null for data it does not recognise. */
 export const accountParsers = new Map<Address, AccountParser>([
   [SYSTEM_PROGRAM_ID, parseNonceAccount],
   [SYSVAR_OWNER_ID, parseSysvarAccount],
+  [TOKEN_PROGRAM_ID, parseTokenAccount],
 ]);
 
 /** `{program, parsed}` for an instruction of a parsable program, or null (shown partially decoded). */
@@ -45,11 +50,11 @@ export function parseInstruction(
 }
 
 /** Parsed account data, or null when no parser understands it (callers fall back to base64). */
-export function parseAccountData(address: Address, account: Account): ParsedAccountValue | null {
+export function parseAccountData(address: Address, account: Account, context?: ParseContext): ParsedAccountValue | null {
   const parser = accountParsers.get(account.owner);
   if (!parser) return null;
   try {
-    return parser(address, account);
+    return parser(address, account, context);
   } catch {
     return null;
   }

@@ -18,5 +18,10 @@ export interface ParsedAccountValue {
   space: number;
 }
 
+/** What a parser may read beside the account: other accounts of the same bank (a token account's mint). */
+export interface ParseContext {
+  readAccount?(address: Address): Account | null;
+}
+
 /** Parses an account's data; null when this parser does not understand it. */
-export type AccountParser = (address: Address, account: Account) => ParsedAccountValue | null;
+export type AccountParser = (address: Address, account: Account, context?: ParseContext) => ParsedAccountValue | null;

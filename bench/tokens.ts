@@ -1,0 +1,101 @@
+/**
+ * bench/tokens: SPL Token transfers per second over HTTP (sendTransaction, base64, with preflight,
+ * 32 in flight) beside plain System transfers in the same run against the same `isthmus start`
+ * process, until every one is processed. Goal: token transfers at 70% or more of the plain rate.
+ * Peer: LiteSVM running the real SPL Token program in-process (no RPC), as a ratio.
+ *
+ *   npm run bench:tokens [-- --count N --concurrency C]
+ */
+import { parseArgs } from 'node:util';
+import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { startNodeProcess, type NodeProcess } from './lib/node-process.ts';
+import { presignTokenTransfers, tokenSetup } from './lib/tokens.ts';
+import { presignTransfers } from './lib/transfers.ts';
+import { liteSvmPeer } from './lib/litesvm.ts';
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' } } });
+const COUNT = Number(values.count);
+const CONCURRENCY = Number(values.concurrency);
+const DESTINATIONS = 64;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const body = (wire: Uint8Array, id: number) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'sendTransaction', params: [Buffer.from(wire).toString('base64'), { encoding: 'base64' }] });
+
+async function processedCount(node: NodeProcess): Promise<number> {
+  return rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
+}
+
+/** Sends the wires at CONCURRENCY in flight; returns transactions per second until all are processed. */
+async function measure(node: NodeProcess, label: string, wires: Uint8Array[]): Promise<number> {
+  const bodies = wires.map(body);
+  const base = await processedCount(node);
+  const start = performance.now();
+  const load = await postConcurrently(node.rpcUrl, bodies, CONCURRENCY);
+  if (load.errors) console.log(`  ${label}: ${load.errors} sends failed, first: ${load.firstError}`);
+  while ((await processedCount(node)) - base < load.ok) await sleep(5);
+  const seconds = (performance.now() - start) / 1000;
+  const rate = load.ok / seconds;
+  console.log(`  ${label}: ${load.ok} in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${rate.toFixed(0)}/s`);
+  return rate;
+}
+
+/**
+ * Sends setup transactions one after another, each processed before the next (preflight on the
+ * processed bank), then waits until the last is finalized: the measured transfers' preflight runs
+ * on the finalized bank, as clients' does by default.
+ */
+async function runSetup(node: NodeProcess, wires: Uint8Array[]): Promise<void> {
+  const status = async (signature: string) => {
+    const { value } = await rpcCall(node.rpcUrl, 'getSignatureStatuses', [[signature]]);
+    if (value[0]?.err) throw new Error(`setup transaction failed: ${JSON.stringify(value[0].err)}`);
+    return value[0] as { confirmationStatus: string } | null;
+  };
+  let last = '';
+  for (const wire of wires) {
+    last = await rpcCall(node.rpcUrl, 'sendTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64', preflightCommitment: 'processed' }]);
+    while (!(await status(last))) await sleep(5);
+  }
+  while ((await status(last))?.confirmationStatus !== 'finalized') await sleep(50);
+}
+
+async function benchIsthmus(): Promise<{ plain: number; token: number }> {
+  const node = await startNodeProcess();
+  try {
+    const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
+    const rent = await rpcCall(node.rpcUrl, 'getMinimumBalanceForRentExemption', [82]);
+    const setup = tokenSetup(node.faucet, value.blockhash, DESTINATIONS, COUNT * (COUNT + 1), () => rent);
+    await runSetup(node, setup.wires);
+    const plain = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count: COUNT });
+    const tokens = presignTokenTransfers(node.faucet, setup, value.blockhash, COUNT);
+    // Alternating order over two rounds evens out warm-up and a loaded machine.
+    const p1 = await measure(node, 'isthmus plain SOL transfers', plain.slice(0, COUNT / 2));
+    const t1 = await measure(node, 'isthmus SPL Token transfers', tokens.slice(0, COUNT / 2));
+    const t2 = await measure(node, 'isthmus SPL Token transfers', tokens.slice(COUNT / 2));
+    const p2 = await measure(node, 'isthmus plain SOL transfers', plain.slice(COUNT / 2));
+    const { value: balance } = await rpcCall(node.rpcUrl, 'getTokenAccountBalance', [setup.source, { commitment: 'processed' }]);
+    const expected = COUNT * (COUNT + 1) - (COUNT * (COUNT + 1)) / 2;
+    if (balance.amount !== String(expected)) throw new Error(`token source holds ${balance.amount}, expected ${expected}`);
+    return { plain: (p1 + p2) / 2, token: (t1 + t2) / 2 };
+  } finally {
+    await node.stop();
+  }
+}
+
+async function benchLiteSvm(): Promise<number> {
+  const peer = await liteSvmPeer();
+  const setup = tokenSetup(peer.payer, peer.blockhash, DESTINATIONS, COUNT * (COUNT + 1), peer.minimumBalance);
+  for (const wire of setup.wires) if (!peer.send(wire)) throw new Error('litesvm: a setup transaction failed');
+  const wires = presignTokenTransfers(peer.payer, setup, peer.blockhash, COUNT);
+  const { seconds, failed } = peer.timed(wires);
+  const rate = wires.length / seconds;
+  console.log(`  litesvm SPL Token transfers (in-process, no RPC): ${wires.length} in ${seconds.toFixed(2)} s = ${rate.toFixed(0)}/s${failed ? ` (${failed} failed)` : ''}`);
+  return rate;
+}
+
+console.log(`tokens: ${COUNT} pre-signed SPL Token transfers and ${COUNT} plain SOL transfers, ${CONCURRENCY} requests in flight`);
+const ours = await benchIsthmus();
+const lite = await benchLiteSvm();
+console.log('');
+console.log(`isthmus token transfers   ${ours.token.toFixed(0)}/s = ${((100 * ours.token) / ours.plain).toFixed(0)}% of plain SOL transfers (${ours.plain.toFixed(0)}/s; goal: at least 70%)`);
+console.log(`vs litesvm                ${(ours.token / lite).toFixed(2)}x (litesvm ${lite.toFixed(0)} token transfers/s in-process)`);
