@@ -137,7 +137,7 @@ describe('help and flag errors', () => {
   }
 
   test('a taken RPC port: a one-line error naming the port and --rpc-port, non-zero exit', async () => {
-    const r = await withTakenPort((taken) => ['--rpc-port', String(taken)]);
+    const r = await withTakenPort((taken) => ['--rpc-port', String(taken), '--evm-rpc-port', '0']);
     assert.notEqual(r.code, 0);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.ok(r.stderr.includes(String(r.taken)) && r.stderr.includes('--rpc-port'), r.stderr);
@@ -146,19 +146,31 @@ describe('help and flag errors', () => {
   test(
     'a taken PubSub port: a one-line error naming the port and --rpc-pubsub-port, non-zero exit',
     async () => {
-      const r = await withTakenPort((taken, free) => ['--rpc-port', String(free), '--rpc-pubsub-port', String(taken)]);
+      const r = await withTakenPort((taken, free) => ['--rpc-port', String(free), '--evm-rpc-port', '0', '--rpc-pubsub-port', String(taken)]);
       assert.notEqual(r.code, 0);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.ok(r.stderr.includes(String(r.taken)) && r.stderr.includes('--rpc-pubsub-port'), r.stderr);
     },
   );
+
+  test('a taken EVM port: a one-line error naming the port and --evm-rpc-port, non-zero exit, nothing left listening', async () => {
+    const [rpcPort] = await freePorts(1);
+    const r = await withTakenPort((taken) => ['--rpc-port', String(rpcPort), '--rpc-pubsub-port', '0', '--evm-rpc-port', String(taken)]);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.ok(r.stderr.includes(String(r.taken)) && r.stderr.includes('--evm-rpc-port'), r.stderr);
+    // The RPC port it had opened is free again.
+    const probe = net.createServer();
+    await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(rpcPort, '127.0.0.1', () => resolve()));
+    probe.close();
+  });
 });
 
 describe('start-up', () => {
   test('the banner: RPC and WebSocket URLs, genesis hash, identity, faucet keypair, 10 dev accounts from --mnemonic', async () => {
     const ledger = tempLedger();
     const port = await freePortPair();
-    const p = runIsthmus(['start', '--ledger', ledger, '--rpc-port', String(port), '--slot-ms', '50', '--mnemonic', `  ${WORDS.toUpperCase()}  `]);
+    const p = runIsthmus(['start', '--ledger', ledger, '--rpc-port', String(port), '--evm-rpc-port', '0', '--slot-ms', '50', '--mnemonic', `  ${WORDS.toUpperCase()}  `]);
     try {
       await p.waitForOutput(/Press Ctrl-C to stop/);
       const out = p.stdout();

@@ -69,7 +69,7 @@ describe('kill -9 and restart', () => {
     const [rpcPort, wsPort] = await freePorts(2);
     const url = `http://127.0.0.1:${rpcPort}`;
     const args = (extra: string[] = []) => [
-      'start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(wsPort),
+      'start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--evm-rpc-port', '0', '--rpc-pubsub-port', String(wsPort),
       '--slot-ms', '50', '--root-depth', '4', '--quiet', ...extra,
     ];
     const dev = deriveDevKeypairs(WORDS, 10).map((k) => Keypair.fromSecretKey(k.secretKey));
@@ -252,7 +252,7 @@ describe('Ctrl-C and --reset', () => {
       const last = Number(m[1]);
 
       const [port] = await freePorts(1);
-      const second = runIsthmus(['start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', '0', '--slot-ms', '50', '--root-depth', '4', '--quiet']);
+      const second = runIsthmus(['start', '--ledger', ledger, '--rpc-port', String(port), '--evm-rpc-port', '0', '--rpc-pubsub-port', '0', '--slot-ms', '50', '--root-depth', '4', '--quiet']);
       try {
         const url2 = `http://127.0.0.1:${port}`;
         await waitForRpc(url2, second.child);
