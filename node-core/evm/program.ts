@@ -12,11 +12,11 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { SYSTEM_PROGRAM_ID } from '../common/pubkey.ts';
-import { InstructionError } from '../runtime/errors.ts';
+import { InstructionError, TransactionError } from '../runtime/errors.ts';
 import type { InstructionAccount, InstructionContext, Program, TransactionExtension } from '../runtime/program.ts';
 import type { EvmBankLayer } from './bank-layer.ts';
 import { bridgeAddressKey, recordedWithdrawals } from './bridge-precompile.ts';
-import { BASE_FEE_PER_GAS, EVM_PROGRAM_ID, EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
+import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, EVM_PROGRAM_ID, EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
 import { decodeEvmInstruction, type EvmInstruction } from './instruction.ts';
 import type { EvmMachine } from './machine.ts';
 import type { EvmTxRecord, Hex } from './records.ts';
@@ -89,6 +89,9 @@ export function createEvmProgram(host: EvmProgramHost): Program {
       return fail(ctx, 'InvalidArgument', `EvmTransaction: invalid transaction: ${e.message}`);
     }
     const scope = ctx.scope.extension(EVM_EXTENSION, () => new EvmTransactionScope(layer));
+    // A block holds at most its gas limit: a transaction that may not fit waits for the next slot.
+    const reserved = layer.gasUsed + scope.records.reduce((n, r) => n + BigInt(r.gasUsed), 0n);
+    if (reserved + decoded.tx.gasLimit > BLOCK_GAS_LIMIT && layer.transactions.length + scope.records.length > 0) throw new TransactionError('WouldExceedMaxBlockCostLimit');
     const writable = new Map(ctx.accounts.filter((a) => a.isWritable && a.key !== EVM_STATE_ID).map((a) => [a.key, a]));
     let result;
     try {

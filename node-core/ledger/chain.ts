@@ -134,6 +134,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   readonly extensions: readonly ChainExtension[];
   /** The asynchronous transaction being executed (EVM); the queue waits behind it. */
   private inflight: Promise<void> | null = null;
+  /** The working bank refused an asynchronous transaction as full: the queue waits for the next bank. */
+  private asyncBlockFull = false;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -337,6 +339,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const slot = parent.slot + 1;
     this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
     for (const ext of this.extensions) ext.openBank(this.working, parent);
+    this.asyncBlockFull = false;
     this.banks.set(slot, this.working);
     this.forgetOldStatuses(slot);
     this.emit('slot', { slot, parent: parent.slot, root: this.rootBank.slot });
@@ -385,7 +388,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     while (this.queue.length && n++ < max && !this.inflight) {
       const tx = this.queue[0]!;
       if (needsAsyncExecution(tx, this.programs)) {
-        if (!startAsync) return;
+        if (!startAsync || this.asyncBlockFull) return;
         this.queue.shift();
         this.queued.delete(tx.id);
         this.inflight = this.processAsync(tx).finally(() => {
@@ -418,6 +421,13 @@ export class Chain extends EventEmitter<ChainEventMap> {
       if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
       this.record(bank, tx, await executeTransactionAsync(tx, env));
     } catch (e) {
+      if (e instanceof TransactionError && e.value === 'WouldExceedMaxBlockCostLimit') {
+        // The block is full (the EVM's gas limit): the transaction goes first into the next one, as Agave's leader retries it.
+        this.queue.unshift(tx);
+        this.queued.add(tx.id);
+        this.asyncBlockFull = true;
+        return;
+      }
       this.onRefused(tx, e);
     }
   }

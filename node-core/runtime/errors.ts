@@ -110,6 +110,7 @@ const TRANSACTION_ERROR_MESSAGES: Record<string, string> = {
   UnsupportedVersion: 'Transaction version is unsupported',
   InvalidWritableAccount: 'Transaction loads a writable account that cannot be written',
   TooManyAccountLocks: 'Transaction locked too many accounts',
+  WouldExceedMaxBlockCostLimit: 'Transaction would exceed max Block Cost Limit',
 };
 
 export function transactionErrorMessage(value: TransactionErrorValue): string {

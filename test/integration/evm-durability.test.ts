@@ -71,7 +71,7 @@ describe('EVM space durability', () => {
         const inc = await alice.sendTransaction({ to: counterAddress, data: '0xd09de08a' });
         hashes.push(inc.hash);
         for (const h of hashes) {
-          const r = (await provider.waitForTransaction(h))!;
+          const r = (await waitFor(() => provider.getTransactionReceipt(h), { what: 'a receipt' }))!;
           finalReceipts.set(h, r.blockNumber);
         }
         const last = Math.max(...finalReceipts.values());

@@ -197,6 +197,42 @@ describe('EVM space with ethers v6', () => {
     await assert.rejects(provider.send('eth_sendTransaction', [{ from: Wallet.createRandom().address, to: bob.address, value: '0x1' }]), /unknown account/);
   });
 
+  test('legacy, EIP-2930 and EIP-1559 transactions', async () => {
+    const to = Wallet.createRandom().address;
+    for (const type of [0, 1, 2]) {
+      const receipt = (await (await alice.sendTransaction({ to, value: 1000n, type, ...(type === 1 ? { accessList: [{ address: to, storageKeys: [] }] } : {}) })).wait())!;
+      assert.equal(receipt.status, 1);
+      assert.equal(receipt.type, type);
+      const tx = await provider.send('eth_getTransactionByHash', [receipt.hash]);
+      assert.equal(tx.type, `0x${type}`);
+      assert.equal(tx.chainId, '0x1649');
+    }
+    assert.equal(await provider.getBalance(to), 3000n);
+  });
+
+  test('a slot holds at most the block gas limit: the rest waits for the next block', async () => {
+    // Contract-creation code that only expands memory to 2,784,000 bytes: about 15.1M gas, cheap to run.
+    const burner = '0x6001622a7ae05200';
+    const nonce = await provider.getTransactionCount(alice.address, 'pending');
+    const raws = [];
+    for (let i = 0; i < 20; i++) raws.push(await alice.signTransaction(await alice.populateTransaction({ data: burner, nonce: nonce + i, gasLimit: 16_000_000, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n })));
+    // One batch request: the node takes them all at once, into one slot while there is room.
+    const response = await fetch(node.evmRpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(raws.map((r, id) => ({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [r] }))) });
+    const answers = (await response.json()) as Array<{ result: string; error?: unknown }>;
+    assert.ok(answers.every((a) => a.result), JSON.stringify(answers.find((a) => a.error)));
+    // Polled rather than provider.waitForTransaction: that one reads the block number before the
+    // receipt and then waits for a further block, which a chain without empty blocks may never make.
+    const receipts = await Promise.all(answers.map((a) => waitFor(() => provider.getTransactionReceipt(a.result), { what: 'a receipt' })));
+    assert.ok(receipts[0]!.gasUsed > 15_000_000n, `each uses ${receipts[0]!.gasUsed} gas`);
+    const perBlock = new Map<number, bigint>();
+    for (const r of receipts) perBlock.set(r!.blockNumber, (perBlock.get(r!.blockNumber) ?? 0n) + r!.gasUsed);
+    assert.ok(perBlock.size >= 2, 'the transactions span more than one block');
+    for (const [n, gas] of perBlock) {
+      assert.ok(gas <= 300_000_000n, `block ${n} used ${gas} gas`);
+      assert.equal((await provider.getBlock(n))!.gasUsed, gas);
+    }
+  });
+
   test('fee methods report real figures', async () => {
     const fee = await provider.getFeeData();
     assert.ok(fee.gasPrice! >= 1_000_000_000n);
