@@ -161,4 +161,38 @@ describe('the bridge between the spaces', () => {
     assert.equal(await nativeBalance(recipient.toBase58()), 0);
     await checkValueConservation(node);
   });
+
+  test('value is conserved after every kind of move', async () => {
+    const { SystemProgram, Transaction, sendAndConfirmTransaction, Keypair: K } = await import('@solana/web3.js');
+    // A native transfer (half its fee burned).
+    const payer = K.fromSecretKey(node.keys.devAccounts[1]!.secretKey);
+    await sendAndConfirmTransaction(connection, new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: K.generate().publicKey, lamports: 5_000_000 })), [payer]);
+    await checkValueConservation(node);
+    // An EVM transfer paying a priority fee (it stays in the EVM space, with the block's miner).
+    const tipped = await (await alice.sendTransaction({ to: Wallet.createRandom().address, value: 123n, maxPriorityFeePerGas: 1_500_000_001n, maxFeePerGas: 5_000_000_000n })).wait();
+    assert.equal(tipped!.gasPrice, 2_500_000_001n);
+    await checkValueConservation(node);
+    // A deployment through the chunked path (a storage account is created, then closed).
+    const { ContractFactory } = await import('ethers');
+    const { compileFixture, LONG_NOTE } = await import('../helpers/evm.ts');
+    const counter = compileFixture('Counter.sol', 'Counter');
+    const contract = await new ContractFactory(counter.abi as never, counter.bytecode, alice).deploy(LONG_NOTE, { value: 5_000_000_000n });
+    await contract.deploymentTransaction()!.wait();
+    await checkValueConservation(node);
+    // A reverted call (mined, gas paid).
+    const failed = await contract.getFunction('add')(13, { gasLimit: 100_000 });
+    await assert.rejects(failed.wait());
+    await checkValueConservation(node);
+    // A native transaction whose EVM transaction is invalid (a stale nonce): only the native fee is paid.
+    const stale = await alice.signTransaction(await alice.populateTransaction({ to: alice.address, value: 1n, nonce: 0, gasLimit: 21000 }));
+    const bridgeKey = node.keys.evmBridge;
+    const wrapped = signTransaction(
+      compileMessage(bridgeKey.address, [{ programId: EVM_PROGRAM_ID, accounts: [{ key: EVM_STATE_ID, writable: true }, { key: bridgeKey.address, signer: true, writable: true }], data: encodeEvmInstruction({ kind: 'transaction', raw: Buffer.from(stale.slice(2), 'hex') }) }], node.chain.latestBlockhash('processed').blockhash),
+      [bridgeKey],
+    );
+    const sig = await connection.sendRawTransaction(wrapped.wire, { skipPreflight: true });
+    const status = await waitFor(async () => (await connection.getSignatureStatus(sig)).value, { what: 'the failed native transaction' });
+    assert.deepEqual(status.err, { InstructionError: [0, 'InvalidArgument'] });
+    await checkValueConservation(node);
+  });
 });

@@ -59,7 +59,7 @@ describe('EVM space durability', () => {
         if (round === ROUNDS) break;
         if (round === 0) {
           const c = (await new ContractFactory(counter.abi as never, counter.bytecode, alice).deploy('durable')) as Contract;
-          await c.waitForDeployment();
+          await c.deploymentTransaction()!.wait();
           counterAddress = await c.getAddress();
         }
         // Rooted work: transfers from several senders and counter writes, waited until final.
