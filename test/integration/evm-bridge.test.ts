@@ -192,7 +192,7 @@ describe('the bridge between the spaces', () => {
     );
     const sig = await connection.sendRawTransaction(wrapped.wire, { skipPreflight: true });
     const status = await waitFor(async () => (await connection.getSignatureStatus(sig)).value, { what: 'the failed native transaction' });
-    assert.deepEqual(status.err, { InstructionError: [0, 'InvalidArgument'] });
+    assert.deepEqual(status!.err, { InstructionError: [0, 'InvalidArgument'] });
     await checkValueConservation(node);
   });
 });
