@@ -10,7 +10,7 @@ import { parseTokenAmount, parseEvmCommand } from '../../node-core/cli/evm-comma
 import { hostAllowed, hostName } from '../../node-core/server/host-check.ts';
 
 const A = '0x00000000000000000000000000000000000000aa';
-const SLOT = `0x${'0'.repeat(63)}1`;
+const SLOT = `0x${'0'.repeat(63)}1` as const;
 
 describe('EVM instructions (Velas bincode layout)', () => {
   test("SwapNativeToEther is Velas's tested byte layout", () => {
