@@ -19,7 +19,7 @@ import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../node-c
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
 import { compileFixture } from '../test/helpers/evm.ts';
 import { foundryBinary } from '../test/helpers/evm.ts';
-import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 
 const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' } } });
@@ -124,15 +124,7 @@ async function benchAnvil(): Promise<Figures | null> {
   const child = spawn(anvil, ['--port', String(port), '--silent', '--mnemonic', WORDS, '--balance', '1000000', '--block-time', '1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        await rpcCall(url, 'eth_blockNumber');
-        break;
-      } catch {
-        if (i > 200) throw new Error('anvil did not start');
-        await sleep(50);
-      }
-    }
+    await waitForEthNode(url, 'anvil');
     return await measure('anvil', url, 31337n);
   } finally {
     child.kill('SIGKILL');

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
-import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { presignTransfers } from './lib/transfers.ts';
 import { liteSvmPeer } from './lib/litesvm.ts';
 
@@ -64,15 +64,7 @@ async function benchGanache(): Promise<number> {
   const child = spawn(process.execPath, [cli, '--port', String(port), '--wallet.mnemonic', mnemonic, '--logging.quiet', '--chain.chainId', '1337'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        await rpcCall(url, 'eth_blockNumber');
-        break;
-      } catch {
-        if (i > 200) throw new Error('ganache did not start');
-        await sleep(100);
-      }
-    }
+    await waitForEthNode(url, 'ganache');
     const sender = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(mnemonic), "m/44'/60'/0'/0/0");
     const wallet = new Wallet(sender.privateKey);
     const raws: string[] = [];

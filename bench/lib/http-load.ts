@@ -46,6 +46,20 @@ export async function postConcurrently(url: string, bodies: string[], concurrenc
   return { seconds, ok, errors, firstError };
 }
 
+/** Waits until an Ethereum node answers eth_blockNumber (a peer started by a benchmark). */
+export async function waitForEthNode(url: string, name: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await rpcCall(url, 'eth_blockNumber');
+      return;
+    } catch {
+      if (Date.now() > end) throw new Error(`${name} did not start within ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 export async function rpcCall(url: string, method: string, params: unknown[] = []): Promise<any> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };

@@ -6,7 +6,7 @@
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { Account, bytesToHex, type Address } from '@ethereumjs/util';
 import { keccak256 } from './crypto.ts';
-import { EMPTY_BYTES, EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, EvmChanges, isEmptyCodeHash, newEvmAccount, type EvmAccount, type EvmStateSource } from './state.ts';
+import { EMPTY_BYTES, EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, EvmChanges, isEmptyCodeHash, layeredAccount, layeredCode, layeredStorage, newEvmAccount, type EvmAccount, type EvmStateSource } from './state.ts';
 
 
 /** Storage values are kept without leading zeros, as the trie stores them. */
@@ -66,29 +66,16 @@ export class FlatStateManager implements StateManagerInterface {
   }
 
   private async readAccount(address: string): Promise<EvmAccount | null> {
-    for (let i = this.layers.length - 1; i >= 0; i--) {
-      const a = this.layers[i]!.accounts.get(address);
-      if (a !== undefined) return a;
-    }
-    return this.below.account(address);
+    const a = layeredAccount(this.layers, address);
+    return a !== undefined ? a : this.below.account(address);
   }
 
   private async readStorage(address: string, slot: string): Promise<Uint8Array> {
-    for (let i = this.layers.length - 1; i >= 0; i--) {
-      const layer = this.layers[i]!;
-      const v = layer.storage.get(address)?.get(slot);
-      if (v !== undefined) return v;
-      if (layer.cleared.has(address)) return EMPTY_BYTES;
-    }
-    return this.below.storage(address, slot);
+    return layeredStorage(this.layers, address, slot) ?? this.below.storage(address, slot);
   }
 
   private async readCode(codeHash: string): Promise<Uint8Array | undefined> {
-    for (let i = this.layers.length - 1; i >= 0; i--) {
-      const c = this.layers[i]!.code.get(codeHash);
-      if (c !== undefined) return c;
-    }
-    return this.below.code(codeHash);
+    return layeredCode(this.layers, codeHash) ?? this.below.code(codeHash);
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {

@@ -76,6 +76,34 @@ export class EvmChanges {
   }
 }
 
+/** An account in change layers, top-down: null when deleted there, undefined when no layer has it. */
+export function layeredAccount(layers: readonly EvmChanges[], address: string): EvmAccount | null | undefined {
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const a = layers[i]!.accounts.get(address);
+    if (a !== undefined) return a;
+  }
+  return undefined;
+}
+
+/** A storage value in change layers, top-down: empty when a layer cleared the account, undefined when no layer knows. */
+export function layeredStorage(layers: readonly EvmChanges[], address: string, slot: string): Uint8Array | undefined {
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const layer = layers[i]!;
+    const v = layer.storage.get(address)?.get(slot);
+    if (v !== undefined) return v;
+    if (layer.cleared.has(address)) return EMPTY_BYTES;
+  }
+  return undefined;
+}
+
+export function layeredCode(layers: readonly EvmChanges[], codeHash: string): Uint8Array | undefined {
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const c = layers[i]!.code.get(codeHash);
+    if (c !== undefined) return c;
+  }
+  return undefined;
+}
+
 /** A stack of change layers over a base reader; the top layer takes writes. */
 export class LayeredState implements EvmStateReader {
   constructor(
@@ -89,29 +117,16 @@ export class LayeredState implements EvmStateReader {
   }
 
   account(address: string): EvmAccount | null {
-    for (let i = this.layers.length - 1; i >= 0; i--) {
-      const a = this.layers[i]!.accounts.get(address);
-      if (a !== undefined) return a;
-    }
-    return this.below.account(address);
+    const a = layeredAccount(this.layers, address);
+    return a !== undefined ? a : this.below.account(address);
   }
 
   storage(address: string, slot: string): Uint8Array {
-    for (let i = this.layers.length - 1; i >= 0; i--) {
-      const layer = this.layers[i]!;
-      const v = layer.storage.get(address)?.get(slot);
-      if (v !== undefined) return v;
-      if (layer.cleared.has(address)) return EMPTY_BYTES;
-    }
-    return this.below.storage(address, slot);
+    return layeredStorage(this.layers, address, slot) ?? this.below.storage(address, slot);
   }
 
   code(codeHash: string): Uint8Array | undefined {
-    for (let i = this.layers.length - 1; i >= 0; i--) {
-      const c = this.layers[i]!.code.get(codeHash);
-      if (c !== undefined) return c;
-    }
-    return this.below.code(codeHash);
+    return layeredCode(this.layers, codeHash) ?? this.below.code(codeHash);
   }
 }
 
