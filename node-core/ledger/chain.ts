@@ -23,6 +23,10 @@ import { epochOf } from './epoch.ts';
 import { nextLamportsPerSignature, type GenesisConfig } from './genesis-config.ts';
 import { durableNonceOf } from './durable-nonce.ts';
 import { extractMemos } from '../runtime/programs/memo.ts';
+import { decodeStakeHistory, type StakeHistory } from '../runtime/programs/stake/state.ts';
+import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
+import { processEpochBoundary } from './epoch-rewards.ts';
+import { voteTransaction, type Voter } from './vote-loop.ts';
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 
@@ -94,6 +98,8 @@ export interface ChainParams {
   limitLedgerSize?: number;
   /** Extensions with state of their own beside the accounts (the EVM space). */
   extensions?: ChainExtension[];
+  /** The validator's identity and vote account: it votes on each slot it seals (ledger/vote-loop.ts). */
+  voter?: Voter;
 }
 
 const PERFORMANCE_SAMPLE_SECS = 60;
@@ -123,9 +129,15 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private transactionCount: number;
   private totalSupply: number;
   private burned: number;
+  /** Lamports created by inflation rewards since genesis. */
+  private minted: number;
+  private stakeHistory: StakeHistory;
+  private readonly voter?: Voter;
+  private voteFailureLogged = false;
+  private voteTransactions = 0;
   private extensionsMeta: Record<string, unknown>;
   private readonly samples: PerformanceSample[] = [];
-  private sampleStart: { slot: number; txs: number; at: number };
+  private sampleStart: { slot: number; txs: number; at: number; votes: number };
   private sampleTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   readonly slotMs: number;
@@ -153,6 +165,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.transactionCount = p.meta.transactionCount;
     this.totalSupply = p.meta.totalSupply;
     this.burned = p.meta.burned;
+    this.minted = p.meta.minted ?? 0;
+    this.voter = p.voter;
+    const history = this.accounts.get(SYSVAR_STAKE_HISTORY_ID);
+    this.stakeHistory = history ? decodeStakeHistory(history.data) : [];
     this.extensionsMeta = p.meta.extensions;
     for (const h of p.recentHeaders) {
       this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
@@ -167,7 +183,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.confirmedBank = last;
     this.rootBank = last;
     this.openWorkingBank(last);
-    this.sampleStart = { slot: last.slot, txs: this.transactionCount, at: Date.now() };
+    this.sampleStart = { slot: last.slot, txs: this.transactionCount, at: Date.now(), votes: 0 };
   }
 
   // ---- clock ----
@@ -205,7 +221,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (this.sampleTimer) clearInterval(this.sampleTimer);
     while (this.inflight) await this.inflight;
     // Transactions already processed are kept: the working bank becomes the last block.
-    if (this.working.transactions.length > 0 || this.queue.length > 0) this.sealWorkingBank();
+    if (this.working.transactions.length > this.working.voteTransactions || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
@@ -298,6 +314,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
         lamportsPerSignature: this.lamportsPerSignature,
         totalSupply: this.totalSupply,
         burned: this.burned,
+        minted: this.minted,
         extensions: this.extensionsMeta,
       },
       extras,
@@ -342,7 +359,33 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.asyncBlockFull = false;
     this.banks.set(slot, this.working);
     this.forgetOldStatuses(slot);
+    const schedule = this.genesis.epochSchedule;
+    const parentEpoch = epochOf(schedule, parent.slot).epoch;
+    if (epochOf(schedule, slot).epoch > parentEpoch) this.beginEpoch(this.working, parentEpoch);
     this.emit('slot', { slot, parent: parent.slot, root: this.rootBank.slot });
+    this.vote(parent);
+  }
+
+  /** The first bank of an epoch: the ended epoch's stake history entry and inflation rewards. */
+  private beginEpoch(bank: Bank, endedEpoch: number): void {
+    const result = processEpochBoundary({ bank, genesis: this.genesis, endedEpoch, history: this.stakeHistory, capitalization: this.totalSupply });
+    this.stakeHistory = result.stakeHistory;
+    bank.sysvars.stakeHistory = result.stakeHistory;
+    this.totalSupply += result.minted;
+    this.minted += result.minted;
+  }
+
+  /** The validator's vote on the slot it just sealed enters the new bank first. */
+  private vote(voted: Bank): void {
+    if (!this.voter || !voted.blockhash) return;
+    try {
+      this.processTransaction(voteTransaction(this.voter, { slot: voted.slot, blockhash: voted.blockhash, blockTime: voted.blockTime }));
+      this.working.voteTransactions++;
+      this.voteTransactions++;
+    } catch (e) {
+      if (!this.voteFailureLogged) console.error(`isthmus: the validator's vote on slot ${voted.slot} was not processed:`, e instanceof Error ? e.message : e);
+      this.voteFailureLogged = true;
+    }
   }
 
   private sysvarsFor(slot: number, unixTimestamp: number): Sysvars {
@@ -356,6 +399,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       recentBlockhashes: recent.slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES).map((e) => ({ blockhash: e.blockhash, lamportsPerSignature: e.lamportsPerSignature })),
       slotHashes: recent.map((e) => [e.slot, e.blockhash]),
       lamportsPerSignature: this.lamportsPerSignature,
+      stakeHistory: this.stakeHistory,
     };
   }
 
@@ -579,8 +623,14 @@ export class Chain extends EventEmitter<ChainEventMap> {
     return this.transactionCount;
   }
 
-  supply(): { total: number; burned: number } {
-    return { total: this.totalSupply, burned: this.burned };
+  /** The supply; genesis supply + minted = total + burned. */
+  supply(): { total: number; burned: number; minted: number } {
+    return { total: this.totalSupply, burned: this.burned, minted: this.minted };
+  }
+
+  /** The StakeHistory sysvar's entries (newest epoch first). */
+  currentStakeHistory(): StakeHistory {
+    return this.stakeHistory;
   }
 
   /** A sealed bank still in memory (unrooted or the root). */
@@ -599,12 +649,12 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.samples.push({
       slot,
       numTransactions: txs - this.sampleStart.txs,
-      numNonVoteTransactions: txs - this.sampleStart.txs,
+      numNonVoteTransactions: txs - this.sampleStart.txs - (this.voteTransactions - this.sampleStart.votes),
       numSlots: slot - this.sampleStart.slot,
       samplePeriodSecs: Math.round((now - this.sampleStart.at) / 1000),
     });
     if (this.samples.length > MAX_PERFORMANCE_SAMPLES) this.samples.shift();
-    this.sampleStart = { slot, txs, at: now };
+    this.sampleStart = { slot, txs, at: now, votes: this.voteTransactions };
   }
 }
 

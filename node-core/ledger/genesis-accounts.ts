@@ -1,56 +1,34 @@
 /**
- * Data of the bootstrap validator's vote and stake accounts, in the layouts of Solana's vote and
- * stake programs (VoteState 1.14.11 and StakeState::Stake), so explorers and clients that parse
- * them see a real validator. The programs that change these accounts come with a later issue.
+ * Data of the bootstrap validator's vote and stake accounts, made by the vote and stake programs'
+ * own state codecs (VoteState V3, StakeStateV2::Stake with the bootstrap activation epoch u64::MAX,
+ * so its stake is active from the start), and the StakeHistory sysvar account the epoch boundaries
+ * write into.
  */
-import { ByteWriter } from '../common/bytes.ts';
-import { addressToBytes, type Address } from '../common/pubkey.ts';
+import type { Address } from '../common/pubkey.ts';
+import { encodeVoteState, newVoteState, VOTE_STATE_V3_SIZE } from '../runtime/programs/vote/state.ts';
+import { encodeStakeState, newDelegation, defaultLockup, encodeStakeHistory, EPOCH_MAX, STAKE_STATE_SIZE as STAKE_SIZE, STAKE_HISTORY_SIZE } from '../runtime/programs/stake/state.ts';
 
-export const VOTE_STATE_SIZE = 3731;
-export const STAKE_STATE_SIZE = 200;
-const U64_MAX = (1n << 64n) - 1n;
+export const VOTE_STATE_SIZE = VOTE_STATE_V3_SIZE;
+export const STAKE_STATE_SIZE = STAKE_SIZE;
+export { STAKE_HISTORY_SIZE };
 
 export function voteStateData(node: Address, withdrawer: Address, commission: number): Uint8Array {
-  const w = new ByteWriter(VOTE_STATE_SIZE)
-    .u32(1) // VoteStateVersions::V1_14_11
-    .bytes(addressToBytes(node))
-    .bytes(addressToBytes(withdrawer))
-    .u8(commission)
-    .u64(0) // votes
-    .u8(0) // root_slot: None
-    .u64(1) // authorized_voters: {epoch 0: node}
-    .u64(0)
-    .bytes(addressToBytes(node))
-    .bytes(new Uint8Array(32 * 48)) // prior_voters ring buffer
-    .u64(31) // its index
-    .u8(1) // is_empty
-    .u64(0) // epoch_credits
-    .u64(0) // last_timestamp.slot
-    .i64(0); // last_timestamp.timestamp
-  const out = new Uint8Array(VOTE_STATE_SIZE);
-  out.set(w.finish());
-  return out;
+  return encodeVoteState(newVoteState({ nodePubkey: node, authorizedVoter: node, authorizedWithdrawer: withdrawer, commission }, 0), VOTE_STATE_SIZE, 2);
 }
 
 export function stakeStateData(p: { rentExemptReserve: number; authority: Address; voter: Address; stake: number }): Uint8Array {
-  const rate = new Uint8Array(8);
-  new DataView(rate.buffer).setFloat64(0, 0.25, true);
-  const w = new ByteWriter(STAKE_STATE_SIZE)
-    .u32(2) // StakeState::Stake
-    .u64(p.rentExemptReserve)
-    .bytes(addressToBytes(p.authority)) // staker
-    .bytes(addressToBytes(p.authority)) // withdrawer
-    .i64(0) // lockup.unix_timestamp
-    .u64(0) // lockup.epoch
-    .bytes(new Uint8Array(32)) // lockup.custodian
-    .bytes(addressToBytes(p.voter))
-    .u64(p.stake)
-    .u64(U64_MAX) // activation_epoch: bootstrap stake is active from the start
-    .u64(U64_MAX) // deactivation_epoch
-    .bytes(rate)
-    .u64(0) // credits_observed
-    .u8(0); // stake_flags
-  const out = new Uint8Array(STAKE_STATE_SIZE);
-  out.set(w.finish());
-  return out;
+  // The deprecated warmup_cooldown_rate field holds 0.25 in accounts Agave's genesis makes.
+  const reserved = new Uint8Array(8);
+  new DataView(reserved.buffer).setFloat64(0, 0.25, true);
+  return encodeStakeState(
+    {
+      kind: 'stake',
+      meta: { rentExemptReserve: p.rentExemptReserve, staker: p.authority, withdrawer: p.authority, lockup: defaultLockup() },
+      stake: { delegation: { ...newDelegation(p.voter, p.stake, EPOCH_MAX), reserved }, creditsObserved: 0 },
+      flags: 0,
+    },
+    new Uint8Array(STAKE_STATE_SIZE),
+  );
 }
+
+export const emptyStakeHistoryData = (): Uint8Array => encodeStakeHistory([]);

@@ -15,6 +15,7 @@ import {
   NATIVE_LOADER_ID,
   STAKE_PROGRAM_ID,
   SYSTEM_PROGRAM_ID,
+  SYSVAR_OWNER_ID,
   VOTE_PROGRAM_ID,
 } from '../common/pubkey.ts';
 import { generateKeypair, readKeypairFile, writeKeypairFile, type Keypair } from '../keys/keypair.ts';
@@ -25,7 +26,8 @@ import { CHAIN_IDS } from '../evm/constants.ts';
 import { minimumBalanceForRentExemption } from '../runtime/account.ts';
 import { fixedEpochSchedule } from './epoch.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
-import { stakeStateData, voteStateData, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
+import { emptyStakeHistoryData, stakeStateData, voteStateData, STAKE_HISTORY_SIZE, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
+import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import {
   DEFAULT_FEE_RATE_GOVERNOR,
   DEFAULT_INFLATION,
@@ -111,6 +113,10 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
   const accounts: GenesisAccount[] = [
     builtin(SYSTEM_PROGRAM_ID, 'system_program'),
     builtin(COMPUTE_BUDGET_PROGRAM_ID, 'compute_budget_program'),
+    builtin(VOTE_PROGRAM_ID, 'vote_program'),
+    builtin(STAKE_PROGRAM_ID, 'stake_program'),
+    // Written at each epoch boundary (in place: its balance is part of the genesis supply).
+    account(SYSVAR_STAKE_HISTORY_ID, minimumBalanceForRentExemption(rent, STAKE_HISTORY_SIZE), SYSVAR_OWNER_ID, emptyStakeHistoryData()),
     // The SPL Memo programs are BPF programs on a real cluster; here they run as builtins under the same ids and owner.
     account(MEMO_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
     account(MEMO_V1_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
@@ -120,7 +126,7 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     account(NATIVE_MINT, minimumBalanceForRentExemption(rent, MINT_LEN), TOKEN_PROGRAM_ID, nativeMintData()),
     account(faucet.address, FAUCET_LAMPORTS, SYSTEM_PROGRAM_ID),
     account(identity.address, IDENTITY_LAMPORTS, SYSTEM_PROGRAM_ID),
-    account(vote.address, voteLamports, VOTE_PROGRAM_ID, voteStateData(identity.address, identity.address, 100)),
+    account(vote.address, voteLamports, VOTE_PROGRAM_ID, voteStateData(identity.address, identity.address, 0)),
     account(
       stake.address,
       stakeReserve + BOOTSTRAP_STAKE_LAMPORTS,

@@ -45,7 +45,7 @@ export async function writeGenesis(store: Store, config: GenesisConfig, genesisH
   return meta;
 }
 
-export type OpenChainParams = Pick<ChainParams, 'store' | 'genesis' | 'genesisHash' | 'programs' | 'slotMs' | 'rootDepth' | 'limitLedgerSize' | 'extensions'> & {
+export type OpenChainParams = Pick<ChainParams, 'store' | 'genesis' | 'genesisHash' | 'programs' | 'slotMs' | 'rootDepth' | 'limitLedgerSize' | 'extensions' | 'voter'> & {
   programs: ProgramRegistry;
 };
 

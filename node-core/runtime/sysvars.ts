@@ -6,6 +6,7 @@ import { ByteWriter } from '../common/bytes.ts';
 import { decodeBase58 } from '../common/base58.ts';
 import { SYSVAR_OWNER_ID, type Address } from '../common/pubkey.ts';
 import { minimumBalanceForRentExemption, type Account, type RentConfig } from './account.ts';
+import { encodeStakeHistory, type StakeHistory } from './programs/stake/state.ts';
 
 export const SYSVAR_CLOCK_ID: Address = 'SysvarC1ock11111111111111111111111111111111';
 export const SYSVAR_RENT_ID: Address = 'SysvarRent111111111111111111111111111111111';
@@ -50,6 +51,8 @@ export interface Sysvars {
   /** Newest first: [slot, blockhash]. */
   slotHashes: Array<[number, string]>;
   lamportsPerSignature: number;
+  /** Newest epoch first (the StakeHistory sysvar); absent: empty. */
+  stakeHistory?: StakeHistory;
 }
 
 export function encodeClock(c: Clock): Uint8Array {
@@ -111,6 +114,8 @@ export function renderSysvar(address: Address, s: Sysvars): Account | null {
       return sysvarAccount(s.rent, encodeRecentBlockhashes(s.recentBlockhashes));
     case SYSVAR_SLOT_HASHES_ID:
       return sysvarAccount(s.rent, encodeSlotHashes(s.slotHashes));
+    case SYSVAR_STAKE_HISTORY_ID:
+      return sysvarAccount(s.rent, encodeStakeHistory(s.stakeHistory ?? []));
     default:
       return null;
   }

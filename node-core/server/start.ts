@@ -124,6 +124,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       rootDepth: options.rootDepth,
       limitLedgerSize: options.limitLedgerSize,
       extensions: [evm],
+      voter: { identity: keys.identity, voteAccount: genesisRecord.config.voteAccount },
     });
     evm.attach(chain);
     const relay = new EvmRelay(chain, evm, keys.evmBridge);

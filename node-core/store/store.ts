@@ -68,6 +68,8 @@ export interface ChainMeta {
   lamportsPerSignature: number;
   totalSupply: number;
   burned: number;
+  /** Lamports created by inflation rewards (absent in ledgers made before them: 0). */
+  minted?: number;
   /** Opaque state of extensions (e.g. the EVM's latest block), keyed by extension name. */
   extensions: Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 /**
  * The value-conservation check of the two spaces: native lamports (the EVM state account included)
- * plus burned fees equal the genesis supply, and the wei of all EVM balances equal the EVM state
+ * plus burned fees equal the genesis supply plus the inflation rewards minted, and the wei of all EVM balances equal the EVM state
  * account's lamports beyond its reserve, times 10^9.
  */
 import assert from 'node:assert/strict';
@@ -18,10 +18,10 @@ export async function checkValueConservation(node: RunningNode): Promise<{ nativ
   const bank = node.chain.bankAt('confirmed');
   let native = 0;
   for (const [, a] of bank.entries()) native += a.lamports;
-  const { total, burned } = node.chain.supply();
+  const { total, burned, minted } = node.chain.supply();
   const genesis = node.genesis.accounts.reduce((n, a) => n + a.lamports, 0);
   assert.equal(native, total, 'native lamports equal the supply');
-  assert.equal(total + burned, genesis, 'supply plus burned fees equal the genesis supply');
+  assert.equal(total + burned, genesis + minted, 'supply plus burned fees equal the genesis supply plus inflation');
   let evmWei = 0n;
   for (const [, a] of node.evm.stateAt('confirmed').accounts()) evmWei += a.balance;
   const backing = BigInt(bank.get(EVM_STATE_ID)!.lamports - evmStateReserve(node.genesis.rent));

@@ -5,7 +5,10 @@ import { memoProgram, memoV1Program } from './memo.ts';
 import { systemProgram } from './system.ts';
 import { tokenProgram } from './token/program.ts';
 import { associatedTokenProgram } from './associated-token.ts';
+import { voteProgram } from './vote/program.ts';
+import { stakeProgram } from './stake/program.ts';
 
 const programs: Program[] = [systemProgram, computeBudgetProgram, memoProgram, memoV1Program, tokenProgram, associatedTokenProgram];
+programs.push(voteProgram, stakeProgram);
 
 export const builtinPrograms: ProgramRegistry = new Map(programs.map((p) => [p.id, p]));

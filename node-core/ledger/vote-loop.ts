@@ -1,0 +1,39 @@
+/**
+ * The validator's votes: as Agave's validator does, it votes on each slot it seals with a Vote
+ * transaction (vote account, SlotHashes, Clock, authorized voter), paid and signed by its identity,
+ * which enters the next slot's block first. The vote program then keeps the vote account's tower,
+ * root and credits as on a real cluster.
+ */
+import { VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
+import type { Keypair } from '../keys/keypair.ts';
+import { compileMessage, signTransaction } from '../runtime/message-builder.ts';
+import { encodeVoteInstruction } from '../runtime/programs/vote/instruction.ts';
+import { SYSVAR_CLOCK_ID, SYSVAR_SLOT_HASHES_ID } from '../runtime/sysvars.ts';
+import type { Transaction } from '../runtime/wire.ts';
+
+export interface Voter {
+  identity: Keypair;
+  voteAccount: Address;
+}
+
+/** A Vote for `slot` (its blockhash and block time), with the blockhash as the transaction's recent blockhash. */
+export function voteTransaction(voter: Voter, voted: { slot: number; blockhash: string; blockTime: number }): Transaction {
+  const data = encodeVoteInstruction({ slots: [voted.slot], hash: voted.blockhash, timestamp: voted.blockTime });
+  const message = compileMessage(
+    voter.identity.address,
+    [
+      {
+        programId: VOTE_PROGRAM_ID,
+        accounts: [
+          { key: voter.voteAccount, writable: true },
+          { key: SYSVAR_SLOT_HASHES_ID },
+          { key: SYSVAR_CLOCK_ID },
+          { key: voter.identity.address, signer: true },
+        ],
+        data,
+      },
+    ],
+    voted.blockhash,
+  );
+  return signTransaction(message, [voter.identity]);
+}
