@@ -17,14 +17,11 @@ export function voteStateData(node: Address, withdrawer: Address, commission: nu
 }
 
 export function stakeStateData(p: { rentExemptReserve: number; authority: Address; voter: Address; stake: number }): Uint8Array {
-  // The deprecated warmup_cooldown_rate field holds 0.25 in accounts Agave's genesis makes.
-  const reserved = new Uint8Array(8);
-  new DataView(reserved.buffer).setFloat64(0, 0.25, true);
   return encodeStakeState(
     {
       kind: 'stake',
       meta: { rentExemptReserve: p.rentExemptReserve, staker: p.authority, withdrawer: p.authority, lockup: defaultLockup() },
-      stake: { delegation: { ...newDelegation(p.voter, p.stake, EPOCH_MAX), reserved }, creditsObserved: 0 },
+      stake: { delegation: newDelegation(p.voter, p.stake, EPOCH_MAX), creditsObserved: 0 },
       flags: 0,
     },
     new Uint8Array(STAKE_STATE_SIZE),

@@ -7,6 +7,8 @@ import { addressToBytes } from '../../common/pubkey.ts';
 import { sign } from '../../keys/keypair.ts';
 import { ByteWriter } from '../../common/bytes.ts';
 import { TransactionError } from '../../runtime/errors.ts';
+import type { Commitment } from '../../ledger/chain.ts';
+import { nonCirculatingAccounts as nonCirculatingAccountsOf, nonCirculatingLamports } from '../../ledger/non-circulating.ts';
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { INTERNAL_ERROR, RpcError, invalidParams, invalidRequest } from '../errors.ts';
@@ -97,8 +99,9 @@ export function getMinimumBalanceForRentExemption(params: unknown, ctx: RpcConte
 }
 
 /** Accounts whose lamports do not circulate: the genesis stake account, locked behind its stake. */
-export function nonCirculatingAccounts(ctx: RpcContext): Address[] {
-  return [ctx.chain.genesis.stakeAccount];
+/** The non-circulating set at a commitment (node-core/ledger/non-circulating.ts). */
+export function nonCirculatingAccounts(ctx: RpcContext, c: Commitment = 'finalized'): Address[] {
+  return nonCirculatingAccountsOf(ctx.chain.bankAt(c), ctx.chain.genesis);
 }
 
 export function getLargestAccounts(params: unknown, ctx: RpcContext) {
@@ -107,7 +110,7 @@ export function getLargestAccounts(params: unknown, ctx: RpcContext) {
   ]);
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
-  const nonCirculating = new Set(nonCirculatingAccounts(ctx));
+  const nonCirculating = new Set(nonCirculatingAccounts(ctx, c));
   const top: Array<{ address: Address; lamports: number }> = [];
   for (const [key, account] of ctx.chain.bankAt(c).entries()) {
     if (cfg.filter === 'circulating' && nonCirculating.has(key)) continue;
@@ -126,8 +129,8 @@ export function getSupply(params: unknown, ctx: RpcContext) {
   ]);
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
-  const nonCirculatingList = nonCirculatingAccounts(ctx);
-  const nonCirculating = nonCirculatingList.reduce((n, k) => n + (ctx.chain.getAccount(k, c)?.lamports ?? 0), 0);
+  const nonCirculatingList = nonCirculatingAccounts(ctx, c);
+  const nonCirculating = nonCirculatingLamports(ctx.chain.bankAt(c), nonCirculatingList);
   const total = ctx.chain.supply().total;
   return withContext(slot, {
     total,

@@ -7,6 +7,7 @@ import * as cluster from './cluster.ts';
 import * as fees from './fees.ts';
 import * as transactions from './transactions.ts';
 import * as tokens from './tokens.ts';
+import * as staking from './staking.ts';
 
 export const nativeMethods: MethodTable<RpcContext> = {
   // accounts and balances
@@ -75,4 +76,9 @@ export const nativeMethods: MethodTable<RpcContext> = {
   getTokenLargestAccounts: tokens.getTokenLargestAccounts,
   getTokenAccountsByOwner: tokens.getTokenAccountsByOwner,
   getTokenAccountsByDelegate: tokens.getTokenAccountsByDelegate,
+  // stake, vote and inflation rewards
+  getStakeActivation: staking.getStakeActivation,
+  getStakeMinimumDelegation: staking.getStakeMinimumDelegation,
+  getInflationReward: staking.getInflationReward,
+  getVoteAccounts: staking.getVoteAccounts,
 };

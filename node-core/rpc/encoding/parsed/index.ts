@@ -11,6 +11,9 @@ import { parseSysvarAccount } from './sysvar.ts';
 import { parseAssociatedTokenInstruction, parseTokenAccount, parseTokenInstruction } from './token.ts';
 import type { AccountParser, InstructionParser, ParseContext, ParsedAccountValue, ParsedInstructionValue } from './types.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../../../runtime/programs/token/state.ts';
+import { STAKE_PROGRAM_ID, VOTE_PROGRAM_ID } from '../../../common/pubkey.ts';
+import { parseStakeAccount, parseStakeInstruction } from './stake.ts';
+import { parseVoteAccount, parseVoteInstruction } from './vote.ts';
 
 export interface InstructionParserEntry {
   /** Program name as Agave reports it (kebab-case), e.g. "system", "spl-memo". */
@@ -25,6 +28,8 @@ export const instructionParsers = new Map<Address, InstructionParserEntry>([
   [TOKEN_PROGRAM_ID, { program: 'spl-token', parse: parseTokenInstruction }],
   [ASSOCIATED_TOKEN_PROGRAM_ID, { program: 'spl-associated-token-account', parse: parseAssociatedTokenInstruction }],
 ]);
+instructionParsers.set(STAKE_PROGRAM_ID, { program: 'stake', parse: parseStakeInstruction });
+instructionParsers.set(VOTE_PROGRAM_ID, { program: 'vote', parse: parseVoteInstruction });
 
 /** Keyed by the account's owner; each parser returns null for data it does not recognise. */
 export const accountParsers = new Map<Address, AccountParser>([
@@ -32,6 +37,8 @@ export const accountParsers = new Map<Address, AccountParser>([
   [SYSVAR_OWNER_ID, parseSysvarAccount],
   [TOKEN_PROGRAM_ID, parseTokenAccount],
 ]);
+accountParsers.set(STAKE_PROGRAM_ID, parseStakeAccount);
+accountParsers.set(VOTE_PROGRAM_ID, parseVoteAccount);
 
 /** `{program, parsed}` for an instruction of a parsable program, or null (shown partially decoded). */
 export function parseInstruction(

@@ -148,7 +148,7 @@ function delegate(ctx: InstructionContext, signers: Set<Address>): void {
       if (d.voter === voteIa.key && epoch === d.deactivationEpoch) d.deactivationEpoch = EPOCH_MAX;
       else throw stakeError(StakeError.TooSoonToRedelegate);
     } else {
-      s.stake = { delegation: { ...newDelegation(voteIa.key, amount, epoch), reserved: d.reserved }, creditsObserved: credits(vs) };
+      s.stake = { delegation: { ...d, voter: voteIa.key, stake: amount, activationEpoch: epoch, deactivationEpoch: EPOCH_MAX }, creditsObserved: credits(vs) };
     }
     setState(ia, s);
     return;

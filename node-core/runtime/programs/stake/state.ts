@@ -179,8 +179,11 @@ export function encodeStakeState(s: StakeState, into: Uint8Array): Uint8Array {
   return out;
 }
 
+/** Delegation::new; 1.18 still writes the deprecated warmup_cooldown_rate field as 0.25. */
 export function newDelegation(voter: Address, stake: number, activationEpoch: number): Delegation {
-  return { voter, stake, activationEpoch, deactivationEpoch: EPOCH_MAX, reserved: new Uint8Array(8) };
+  const reserved = new Uint8Array(8);
+  new DataView(reserved.buffer).setFloat64(0, 0.25, true);
+  return { voter, stake, activationEpoch, deactivationEpoch: EPOCH_MAX, reserved };
 }
 
 export const defaultLockup = (): Lockup => ({ unixTimestamp: 0, epoch: 0, custodian: DEFAULT_ADDRESS });
