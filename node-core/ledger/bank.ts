@@ -22,6 +22,8 @@ export class Bank {
   blockTime = 0;
   feesCollected = 0;
   signatureCount = 0;
+  /** The supply once this bank is sealed (its fees burned, its epoch's rewards minted). */
+  capitalization = 0;
   /** The validator's own vote transactions among `transactions`. */
   voteTransactions = 0;
 

@@ -178,6 +178,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, p.meta.blockTime));
     last.blockhash = p.meta.blockhash;
     last.blockTime = p.meta.blockTime;
+    last.capitalization = p.meta.totalSupply;
     this.banks.set(last.slot, last);
     for (const ext of this.extensions) ext.openBank(last, null);
     this.confirmedBank = last;
@@ -234,6 +235,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.drainQueue(Infinity, false);
     const bank = this.working;
     this.payFees(bank);
+    bank.capitalization = this.totalSupply;
     const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
     bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
     bank.blockTime = Math.floor(Date.now() / 1000);
@@ -626,6 +628,11 @@ export class Chain extends EventEmitter<ChainEventMap> {
   /** The supply; genesis supply + minted = total + burned. */
   supply(): { total: number; burned: number; minted: number } {
     return { total: this.totalSupply, burned: this.burned, minted: this.minted };
+  }
+
+  /** The supply as the bank at `commitment` sees it (Bank::capitalization). */
+  capitalizationAt(commitment: Commitment): number {
+    return commitment === 'processed' ? this.totalSupply : this.bankAt(commitment).capitalization;
   }
 
   /** The StakeHistory sysvar's entries (newest epoch first). */

@@ -131,7 +131,7 @@ export function getSupply(params: unknown, ctx: RpcContext) {
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const nonCirculatingList = nonCirculatingAccounts(ctx, c);
   const nonCirculating = nonCirculatingLamports(ctx.chain.bankAt(c), nonCirculatingList);
-  const total = ctx.chain.supply().total;
+  const total = ctx.chain.capitalizationAt(c);
   return withContext(slot, {
     total,
     circulating: total - nonCirculating,
