@@ -314,10 +314,13 @@ describe('account and program subscriptions', () => {
   it('processed subscriptions also hear the fee deposit made as the slot is sealed', async () => {
     const identity = node.genesis.identity;
     const id = await client.subscribe('accountSubscribe', [identity, { commitment: 'processed', encoding: 'base64' }]);
-    const before = await http.getBalance(new PublicKey(identity), 'processed');
     const { slot } = await send(dev[8]!, [transfer(dev[8]!, Keypair.generate().publicKey, LAMPORTS_PER_SOL / 100)]);
-    const n = (await client.next(id, (r) => r.context.slot === slot)).params.result;
-    assert.ok(n.value.lamports > before, `${n.value.lamports} > ${before}`);
+    // The seal deposits half of the slot's fees (the validator's vote's and the transfer's) as a Fee reward.
+    const block = await waitFor(async () => (await rpc(node.rpcUrl, 'getBlock', [slot, { commitment: 'confirmed', transactionDetails: 'none', rewards: true }])).result, { what: 'the block' });
+    const deposit = block.rewards.find((r: { rewardType: string; pubkey: string }) => r.rewardType === 'Fee' && r.pubkey === identity);
+    assert.equal(deposit.lamports, 5000);
+    const n = (await client.next(id, (r) => r.context.slot === slot && r.value.lamports === deposit.postBalance)).params.result;
+    assert.equal(n.value.lamports, deposit.postBalance);
     assert.equal((await client.request('accountUnsubscribe', [id])).result, true);
   });
 
