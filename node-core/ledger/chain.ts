@@ -630,6 +630,12 @@ export class Chain extends EventEmitter<ChainEventMap> {
     return { total: this.totalSupply, burned: this.burned, minted: this.minted };
   }
 
+  /** The signature of the validator's vote on `slot` (the first transaction of the next bank), if it landed. */
+  voteSignature(slot: number): string | undefined {
+    const next = this.banks.get(slot + 1);
+    return next && next.voteTransactions > 0 ? next.transactions[0]?.signature : undefined;
+  }
+
   /** The supply as the bank at `commitment` sees it (Bank::capitalization). */
   capitalizationAt(commitment: Commitment): number {
     return commitment === 'processed' ? this.totalSupply : this.bankAt(commitment).capitalization;

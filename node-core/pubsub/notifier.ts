@@ -26,7 +26,7 @@ export function attachNotifier(chain: Chain, registry: Registry, log: (line: str
   const accounts = new AccountNotifier(memo, (a) => chain.getAccount(a, 'processed'));
   const transactions = new TransactionNotifier(registry, chain);
   const blocks = new BlockNotifier(memo);
-  const slots = new SlotNotifier(registry.node, chain.genesis.voteAccount);
+  const slots = new SlotNotifier(registry.node, chain.genesis.voteAccount, (slot) => chain.voteSignature(slot));
   const { processed, confirmed, finalized } = registry.levels;
 
   const handlers: Handlers = {

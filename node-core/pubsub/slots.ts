@@ -10,9 +10,9 @@
  * - `root` for each slot that becomes rooted, oldest first (before the matching rootNotification).
  * `firstShredReceived` and `dead` never happen.
  *
- * voteNotification (RpcVote): the validator votes on each slot as it becomes confirmed, so each
- * confirmed slot yields `{votePubkey: <vote account>, slots: [slot], hash: <the slot's blockhash>,
- * timestamp: <its block time>, signature: ""}`. There is no vote transaction, hence no signature.
+ * voteNotification (RpcVote): the validator votes on each slot it seals with a Vote transaction (the
+ * first of the next block), so each confirmed slot yields `{votePubkey: <vote account>, slots: [slot],
+ * hash: <the slot's blockhash>, timestamp: <its block time>, signature: <the vote transaction's>}`.
  */
 import type { Bank } from '../ledger/bank.ts';
 import { deliver } from './notify.ts';
@@ -28,6 +28,7 @@ export class SlotNotifier {
   constructor(
     private readonly subs: Readonly<Record<NodeSub['kind'], Set<NodeSub>>>,
     private readonly voteAccount: string,
+    private readonly voteSignature: (slot: number) => string | undefined = () => undefined,
   ) {}
 
   onSlot(e: { slot: number; parent: number; root: number }): void {
@@ -49,7 +50,7 @@ export class SlotNotifier {
 
   onConfirmed(bank: Bank): void {
     broadcast(this.subs.slotsUpdates, () => ({ type: 'optimisticConfirmation', slot: bank.slot, timestamp: Date.now() }));
-    broadcast(this.subs.vote, () => ({ votePubkey: this.voteAccount, slots: [bank.slot], hash: bank.blockhash, timestamp: bank.blockTime, signature: '' }));
+    broadcast(this.subs.vote, () => ({ votePubkey: this.voteAccount, slots: [bank.slot], hash: bank.blockhash, timestamp: bank.blockTime, signature: this.voteSignature(bank.slot) ?? '' }));
   }
 
   onRooted(banks: Bank[]): void {

@@ -742,7 +742,10 @@ describe('native JSON-RPC with @solana/web3.js', () => {
 
     const confirmed = await conn.getSlot('confirmed');
     const commitment = (await rpc(node.rpcUrl, 'getBlockCommitment', [confirmed])).result; // not in web3.js v1
-    assert.equal(commitment.totalStake, node.genesis.accounts.find((a) => a.address === node.genesis.stakeAccount)!.lamports);
+    // The epoch's active stake: what the vote accounts have delegated to them.
+    const staked = (await conn.getVoteAccounts('finalized')).current.reduce((n, v) => n + v.activatedStake, 0);
+    assert.equal(commitment.totalStake, staked);
+    assert.equal(staked, 500_000 * LAMPORTS_PER_SOL);
     assert.ok(commitment.commitment === null || commitment.commitment.length === 32);
     const blockTime = await conn.getBlockTime(slot);
     assert.ok(blockTime !== null && Math.abs(blockTime - Date.now() / 1000) < 120);

@@ -1,4 +1,5 @@
 /** Block, slot-range, signature-history and transaction-lookup methods (1.5-era and current names). */
+import { totalEpochStake } from './staking.ts';
 import type { Commitment } from '../../ledger/chain.ts';
 import { encodeBlock, encodeConfirmedTransaction, type TransactionDetails, type TransactionEncoding } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
@@ -116,7 +117,7 @@ export const getConfirmedBlocksWithLimit = getBlocksWithLimit;
 /** Stake that voted on the slot at each lockout depth; null once rooted or unknown, as the commitment cache forgets those. */
 export function getBlockCommitment(params: unknown, ctx: RpcContext) {
   const [slot] = parseParams(params, [required('slot', u64)]);
-  const totalStake = ctx.chain.genesis.accounts.find((a) => a.address === ctx.chain.genesis.stakeAccount)?.lamports ?? 0;
+  const totalStake = totalEpochStake(ctx);
   const chain = ctx.chain;
   if (slot <= chain.rootSlot || slot > chain.confirmedSlot) return { commitment: null, totalStake };
   const commitment = new Array<number>(32).fill(0);

@@ -13,6 +13,24 @@ const MAX_MULTIPLE_ACCOUNTS = 100;
 const DELINQUENT_VALIDATOR_SLOT_DISTANCE = 128;
 const MAX_RPC_VOTE_ACCOUNT_INFO_EPOCH_CREDITS_HISTORY = 5;
 
+const epochStakeCache = new WeakMap<object, { epoch: number; total: number }>();
+
+/**
+ * The active stake of the root bank's epoch (Bank::total_epoch_stake, getBlockCommitment's
+ * totalStake). Effective stake only changes at epoch boundaries, so it is computed once an epoch.
+ */
+export function totalEpochStake(ctx: RpcContext): number {
+  const bank = ctx.chain.bankAt('finalized');
+  const epoch = epochOf(ctx.chain.genesis.epochSchedule, bank.slot).epoch;
+  const cached = epochStakeCache.get(ctx.chain);
+  if (cached?.epoch === epoch) return cached.total;
+  const history = bank.sysvars.stakeHistory ?? ctx.chain.currentStakeHistory();
+  let total = 0;
+  for (const stake of activatedStakeByVoter(stakeAccounts(bank), epoch, history).values()) total += stake;
+  epochStakeCache.set(ctx.chain, { epoch, total });
+  return total;
+}
+
 export function getStakeMinimumDelegation(params: unknown, ctx: RpcContext) {
   const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
   const slot = contextSlot(ctx, cfg.commitment ?? 'finalized', cfg.minContextSlot);
