@@ -86,7 +86,7 @@ const FLAGS = {
   },
   account: {
     type: 'string', arg: 'ADDRESS FILE', multiple: true,
-    help: 'Load an account from a JSON file (`solana account --output json`); ADDRESS - takes the file\'s pubkey; relative FILEs are also looked up under tests/fixtures; repeatable; applied to a new genesis or over an existing ledger\'s accounts',
+    help: 'Load an account from a `solana account --output json` file (ADDRESS -: the file\'s pubkey; also looked up under tests/fixtures) into a new genesis or over an existing ledger; repeatable',
   },
   'account-dir': {
     type: 'string', arg: 'DIR', multiple: true,
