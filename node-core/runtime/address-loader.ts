@@ -26,7 +26,7 @@ export const NO_LOADED_ADDRESSES: LoadedAddresses = Object.freeze({ writable: []
 export const MAX_TX_ACCOUNT_LOCKS = 64;
 
 /** The addresses `m`'s lookups load at the bank `readAccount` reads; throws TransactionError as Agave. */
-export function loadMessageAddresses(m: Message, readAccount: (a: Address) => Account | null, sysvars: Pick<Sysvars, 'clock' | 'slotHashes'>): LoadedAddresses {
+export function loadMessageAddresses(m: Pick<Message, 'addressTableLookups'>, readAccount: (a: Address) => Account | null, sysvars: Pick<Sysvars, 'clock' | 'slotHashes'>): LoadedAddresses {
   if (m.addressTableLookups.length === 0) return NO_LOADED_ADDRESSES;
   const writable: Address[] = [];
   const readonly: Address[] = [];

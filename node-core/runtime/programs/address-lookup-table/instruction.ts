@@ -27,7 +27,7 @@ export function decodeLookupTableInstruction(data: Uint8Array): LookupTableInstr
         return { type: 'freezeLookupTable' };
       case 2: {
         const n = r.u64();
-        if (n > BigInt(PACKET_DATA_SIZE / 32)) return null;
+        if (n > BigInt(Math.floor(PACKET_DATA_SIZE / 32))) return null;
         const newAddresses: Address[] = [];
         for (let i = 0; i < Number(n); i++) newAddresses.push(bytesToAddress(r.bytesN(32)));
         return { type: 'extendLookupTable', newAddresses };
