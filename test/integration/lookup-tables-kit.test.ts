@@ -207,7 +207,7 @@ describe('address lookup tables with @solana/kit', () => {
     const tx = await signed([transferIx(payer, recipients[0]!, 5n)], lookups);
     // Re-point the compressed lookup at index 9 (the table holds 3).
     const wire = new Uint8Array(Buffer.from(getBase64EncodedWireTransaction(tx), 'base64'));
-    assert.equal(wire[wire.length - 3], 0, 'the writable index of the one lookup');
+    assert.equal(wire[wire.length - 2], 0, 'the writable index of the one lookup');
     const bad = (mutate: (w: Uint8Array) => void) => {
       const w = wire.slice();
       mutate(w);
@@ -215,14 +215,14 @@ describe('address lookup tables with @solana/kit', () => {
     };
     const before = (await rpc.getBalance(payer.address, { commitment: 'processed' }).send()).value;
     const send = (encoded: string) => rawRpc(node.rpcUrl, 'sendTransaction', [encoded, { encoding: 'base64', preflightCommitment: 'confirmed' }]);
-    const index = await send(bad((w) => (w[w.length - 3] = 9)));
+    const index = await send(bad((w) => (w[w.length - 2] = 9)));
     assert.deepEqual(index.error, { code: -32602, message: 'invalid transaction: Transaction address table lookup uses an invalid index' });
-    const tableKeyAt = wire.length - 4 - 32;
+    const tableKeyAt = wire.length - 3 - 32;
     const missing = await send(bad((w) => w.set(new Uint8Array(getAddressEncoder().encode(recipients[2]!)), tableKeyAt)));
     assert.deepEqual(missing.error, { code: -32602, message: "invalid transaction: Transaction loads an address table account that doesn't exist" });
     const owner = await send(bad((w) => w.set(new Uint8Array(getAddressEncoder().encode(payer.address)), tableKeyAt)));
     assert.deepEqual(owner.error, { code: -32602, message: 'invalid transaction: Transaction loads an address table account with an invalid owner' });
-    const simulated = await rawRpc(node.rpcUrl, 'simulateTransaction', [bad((w) => (w[w.length - 3] = 9)), { encoding: 'base64', commitment: 'confirmed' }]);
+    const simulated = await rawRpc(node.rpcUrl, 'simulateTransaction', [bad((w) => (w[w.length - 2] = 9)), { encoding: 'base64', commitment: 'confirmed' }]);
     assert.equal(simulated.error.code, -32602);
     assert.equal((await rpc.getBalance(payer.address, { commitment: 'processed' }).send()).value, before);
   });
