@@ -20,6 +20,8 @@ interface FlagSpec {
   int?: [min: number, max: number];
   help: string;
   defaultText?: string;
+  /** The flag may be given more than once (its values are collected in order). */
+  multiple?: boolean;
 }
 
 const MAX_PORT = 65_535;
@@ -81,6 +83,11 @@ const FLAGS = {
     type: 'string', arg: 'HOSTS', defaultText: 'localhost and IP addresses only',
     help: 'Comma-separated host names the HTTP and WebSocket endpoints also answer ("*": any); others get 403',
   },
+  'known-validator': {
+    type: 'string', arg: 'URL', multiple: true,
+    help: 'JSON RPC URL of a known validator; GET /health and getHealth report this node behind once its slot trails the highest of theirs by 150 (repeatable)',
+  },
+  'trusted-validator': { type: 'string', arg: 'URL', multiple: true, help: 'The same as --known-validator (its older name)' },
   help: { type: 'boolean', short: 'h', help: 'Print this help' },
 } satisfies Record<string, FlagSpec>;
 
@@ -90,7 +97,7 @@ const FLAG_SPECS: Record<string, FlagSpec> = FLAGS;
 // parseArgs gets only type and short: the help metadata above is not for it (it would treat `default` as its own).
 type ParseOptions = { [K in FlagName]: { type: (typeof FLAGS)[K]['type']; short?: string } };
 const PARSE_OPTIONS = Object.fromEntries(
-  Object.entries(FLAG_SPECS).map(([name, { type, short }]) => [name, short ? { type, short } : { type }]),
+  Object.entries(FLAG_SPECS).map(([name, { type, short, multiple }]) => [name, { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}) }]),
 ) as ParseOptions;
 
 function flagLines(): string {
@@ -223,7 +230,24 @@ function parseStart(args: string[]): CommandLine {
   if (rpcPubsubPort !== undefined) options.rpcPubsubPort = rpcPubsubPort;
   if (mnemonic !== undefined) options.mnemonic = normalizeMnemonic(mnemonic);
   if (ints['limit-ledger-size'] !== undefined) options.limitLedgerSize = ints['limit-ledger-size'];
+  const known: string[] = [];
+  for (const flag of ['known-validator', 'trusted-validator'] as const) {
+    for (const url of (values[flag] ?? []) as unknown as string[]) {
+      if (!isHttpUrl(url)) return fail(`--${flag} must be an http:// or https:// JSON RPC URL, got '${url}'`);
+      known.push(url);
+    }
+  }
+  if (known.length > 0) options.knownValidators = known;
   return { command: 'start', options };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 const strictParse = (args: string[]) => parseArgs({ args, options: PARSE_OPTIONS, strict: true, allowPositionals: false });

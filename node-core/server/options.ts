@@ -28,6 +28,10 @@ export interface NodeOptions {
   evmChainId?: number;
   /** Host names the HTTP and WebSocket endpoints answer beside localhost and IP addresses ("*": any). */
   rpcAllowedHosts: string[];
+  /** JSON-RPC URLs of known validators: the health check compares the node's slot with theirs. */
+  knownValidators?: string[];
+  /** How often the known validators are polled (default 1 s). */
+  knownValidatorPollMs?: number;
 }
 
 export const DEFAULT_OPTIONS = {
