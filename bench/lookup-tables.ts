@@ -62,6 +62,9 @@ try {
   const { value: setupHash } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'confirmed' }]);
   const setup = lookupTableSetup(node.faucet, setupHash.blockhash, recentSlot, recipients);
   await runSetup(node, setup.wires);
+  // Addresses appended in a slot are usable from the next: wait for a newer finalized bank than the setup's.
+  const setupRoot: number = await rpcCall(node.rpcUrl, 'getSlot', [{ commitment: 'finalized' }]);
+  while ((await rpcCall(node.rpcUrl, 'getSlot', [{ commitment: 'finalized' }])) <= setupRoot) await sleep(50);
   const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
   const legacy = presignTransfers({ payers: [node.faucet], recipients, blockhash: value.blockhash, count: COUNT });
   const v0 = presignLookupTransfers(node.faucet, value.blockhash, setup.table, RECIPIENTS, COUNT, 2_000_000);

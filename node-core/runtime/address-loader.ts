@@ -8,7 +8,14 @@
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from './account.ts';
 import { TransactionError } from './errors.ts';
-import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID, activeAddressCount, decodeLookupTable, lookupTableStatus, type LookupTable } from './programs/address-lookup-table/state.ts';
+import {
+  ADDRESS_LOOKUP_TABLE_PROGRAM_ID,
+  activeAddressCount,
+  decodeLookupTableHeader,
+  lookupTableAddressAt,
+  lookupTableStatus,
+  type LookupTableMeta,
+} from './programs/address-lookup-table/state.ts';
 import type { Sysvars } from './sysvars.ts';
 import type { Message } from './wire.ts';
 
@@ -35,18 +42,18 @@ export function loadMessageAddresses(m: Pick<Message, 'addressTableLookups'>, re
     const account = readAccount(lookup.accountKey);
     if (!account || account.lamports === 0) throw new TransactionError('AddressLookupTableNotFound');
     if (account.owner !== ADDRESS_LOOKUP_TABLE_PROGRAM_ID) throw new TransactionError('InvalidAddressLookupTableOwner');
-    let table: LookupTable;
+    let header: { meta: LookupTableMeta; addressCount: number };
     try {
-      table = decodeLookupTable(account.data);
+      header = decodeLookupTableHeader(account.data);
     } catch {
       throw new TransactionError('InvalidAddressLookupTableData');
     }
-    if (lookupTableStatus(table.meta, slot, sysvars.slotHashes).kind === 'deactivated') throw new TransactionError('AddressLookupTableNotFound');
-    const active = activeAddressCount(table, slot);
+    if (lookupTableStatus(header.meta, slot, sysvars.slotHashes).kind === 'deactivated') throw new TransactionError('AddressLookupTableNotFound');
+    const active = activeAddressCount(header.meta, header.addressCount, slot);
     const pick = (indexes: number[], out: Address[]) => {
       for (const i of indexes) {
         if (i >= active) throw new TransactionError('InvalidAddressLookupTableIndex');
-        out.push(table.addresses[i]!);
+        out.push(lookupTableAddressAt(account.data, i));
       }
     };
     pick(lookup.writableIndexes, writable);

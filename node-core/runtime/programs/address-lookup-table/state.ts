@@ -61,11 +61,11 @@ export function encodeLookupTable(table: LookupTable): Uint8Array {
 }
 
 /**
- * AddressLookupTable::deserialize, with its errors: a header that does not decode is
- * InvalidInstructionData (limited_deserialize's error), an Uninitialized state UninitializedAccount,
- * address bytes that are missing or not whole addresses InvalidAccountData.
+ * AddressLookupTable::deserialize's checks without decoding the addresses: a header that does not
+ * decode is InvalidInstructionData (limited_deserialize's error), an Uninitialized state
+ * UninitializedAccount, address bytes that are missing or not whole addresses InvalidAccountData.
  */
-export function decodeLookupTable(data: Uint8Array): LookupTable {
+export function decodeLookupTableHeader(data: Uint8Array): { meta: LookupTableMeta; addressCount: number } {
   let meta: LookupTableMeta;
   try {
     const r = new ByteReader(data);
@@ -87,11 +87,20 @@ export function decodeLookupTable(data: Uint8Array): LookupTable {
   if (data.length < LOOKUP_TABLE_META_SIZE) throw new InstructionError('InvalidAccountData');
   const raw = data.length - LOOKUP_TABLE_META_SIZE;
   if (raw % 32 !== 0) throw new InstructionError('InvalidAccountData');
-  const addresses = new Array<Address>(raw / 32);
-  for (let i = 0; i < addresses.length; i++) {
-    const at = LOOKUP_TABLE_META_SIZE + 32 * i;
-    addresses[i] = bytesToAddress(data.subarray(at, at + 32));
-  }
+  return { meta, addressCount: raw / 32 };
+}
+
+/** Address `i` of a table's data (checked by decodeLookupTableHeader). */
+export function lookupTableAddressAt(data: Uint8Array, i: number): Address {
+  const at = LOOKUP_TABLE_META_SIZE + 32 * i;
+  return bytesToAddress(data.subarray(at, at + 32));
+}
+
+/** AddressLookupTable::deserialize: the header and every address. */
+export function decodeLookupTable(data: Uint8Array): LookupTable {
+  const { meta, addressCount } = decodeLookupTableHeader(data);
+  const addresses = new Array<Address>(addressCount);
+  for (let i = 0; i < addressCount; i++) addresses[i] = lookupTableAddressAt(data, i);
   return { meta, addresses };
 }
 
@@ -125,6 +134,6 @@ export function slotHashPosition(slotHashes: ReadonlyArray<readonly [number, str
 }
 
 /** Addresses transactions may look up: all of them, except those appended in the current slot. */
-export function activeAddressCount(table: LookupTable, currentSlot: number): number {
-  return BigInt(currentSlot) > table.meta.lastExtendedSlot ? table.addresses.length : table.meta.lastExtendedSlotStartIndex;
+export function activeAddressCount(meta: LookupTableMeta, addressCount: number, currentSlot: number): number {
+  return BigInt(currentSlot) > meta.lastExtendedSlot ? addressCount : meta.lastExtendedSlotStartIndex;
 }
