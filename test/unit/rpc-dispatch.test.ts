@@ -455,10 +455,10 @@ describe('native methods: parameter errors', () => {
   });
 
   test('getProgramAccounts applies filters', async () => {
-    const vote = await call('getProgramAccounts', ['Vote111111111111111111111111111111111111111', { filters: [{ dataSize: 3731 }], encoding: 'base64' }]);
+    const vote = await call('getProgramAccounts', ['Vote111111111111111111111111111111111111111', { filters: [{ dataSize: 3762 }], encoding: 'base64' }]);
     assert.equal(vote.result.length, 1);
     assert.equal(vote.result[0].pubkey, genesis.voteAccount);
-    const none = await call('getProgramAccounts', ['Vote111111111111111111111111111111111111111', { filters: [{ dataSize: 3730 }] }]);
+    const none = await call('getProgramAccounts', ['Vote111111111111111111111111111111111111111', { filters: [{ dataSize: 3731 }] }]);
     assert.deepEqual(none.result, []);
   });
 });
