@@ -20,7 +20,10 @@ import {
   type StakeState,
 } from '../../node-core/runtime/programs/stake/state.ts';
 import { encodeVoteState, newVoteState, incrementCredits, VOTE_STATE_V3_SIZE } from '../../node-core/runtime/programs/vote/state.ts';
-import { commissionSplit, stakePoints } from '../../node-core/ledger/epoch-rewards.ts';
+import { commissionSplit, processEpochBoundary, stakePoints } from '../../node-core/ledger/epoch-rewards.ts';
+import { Bank } from '../../node-core/ledger/bank.ts';
+import { SYSVAR_STAKE_HISTORY_ID } from '../../node-core/runtime/sysvars.ts';
+import type { GenesisConfig } from '../../node-core/ledger/genesis-config.ts';
 import { epochValidatorRewards, validatorRate } from '../../node-core/ledger/inflation.ts';
 import { DEFAULT_INFLATION } from '../../node-core/ledger/genesis-config.ts';
 import { parseStakeAccount, parseStakeInstruction } from '../../node-core/rpc/encoding/parsed/stake.ts';
@@ -279,5 +282,44 @@ describe('rewards', () => {
     const rewards = epochValidatorRewards(DEFAULT_INFLATION, schedule, 400, 0, 1e15);
     assert.equal(rewards, Math.floor(validatorRate(DEFAULT_INFLATION, years) * 1e15 * years));
     assert.ok(rewards > 4.15e11 && rewards < 4.17e11);
+  });
+});
+
+describe('the epoch boundary', () => {
+  test('adds the ended epoch to the stake history and pays its inflation by points, split by commission', () => {
+    const vote = Keypair.generate().publicKey.toBase58();
+    const v = newVoteState({ nodePubkey: vote, authorizedVoter: vote, authorizedWithdrawer: vote, commission: 10 }, 0);
+    incrementCredits(v, 4, 512); // credits earned in epoch 4, the one ending
+    const staker = Keypair.generate().publicKey.toBase58();
+    const meta = { rentExemptReserve: RESERVE, staker, withdrawer: staker, lockup: { unixTimestamp: 0, epoch: 0, custodian: '11111111111111111111111111111111' } };
+    const active = Keypair.generate().publicKey.toBase58();
+    const fresh = Keypair.generate().publicKey.toBase58();
+    const accounts = new Map<Address, Account>([
+      [vote, { lamports: 10, data: encodeVoteState(v, VOTE_STATE_V3_SIZE), owner: VOTE_PROGRAM_ID, executable: false, rentEpoch: 0 }],
+      [active, stakeAccount(RESERVE + 1000 * SOL, { kind: 'stake', meta, stake: { delegation: newDelegation(vote, 1000 * SOL, EPOCH_MAX), creditsObserved: 0 }, flags: 0 })],
+      // Delegated in the ending epoch: activating, it earns nothing yet but observes the credits.
+      [fresh, stakeAccount(RESERVE + 10 * SOL, { kind: 'stake', meta, stake: { delegation: newDelegation(vote, 10 * SOL, 4), creditsObserved: 0 }, flags: 0 })],
+      [SYSVAR_STAKE_HISTORY_ID, { lamports: 1, data: encodeStakeHistory([]), owner: 'Sysvar1111111111111111111111111111111111111', executable: false, rentEpoch: 0 }],
+    ]);
+    const bank = new Bank(160, 159, null, accounts, testSysvars());
+    const schedule = { slotsPerEpoch: 32, leaderScheduleSlotOffset: 32, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 };
+    const genesis = { inflation: DEFAULT_INFLATION, epochSchedule: schedule, slotMs: 400 } as unknown as GenesisConfig;
+    const capitalization = 1e16;
+    const result = processEpochBoundary({ bank, genesis, endedEpoch: 4, history: [], capitalization });
+    assert.deepEqual(result.stakeHistory, [[4, { effective: 1000 * SOL, activating: 10 * SOL, deactivating: 0 }]]);
+    assert.deepEqual(decodeStakeHistory(bank.get(SYSVAR_STAKE_HISTORY_ID)!.data), result.stakeHistory);
+    const total = epochValidatorRewards(DEFAULT_INFLATION, schedule, 400, 4, capitalization);
+    // All points are the active stake's: its reward is all of the epoch's, 10% of it to the vote account.
+    const [voter, stakerShare] = commissionSplit(10, total);
+    assert.deepEqual(bank.rewards, [
+      { pubkey: vote, lamports: voter, postBalance: 10 + voter, rewardType: 'Voting', commission: 10 },
+      { pubkey: active, lamports: stakerShare, postBalance: RESERVE + 1000 * SOL + stakerShare, rewardType: 'Staking', commission: 10 },
+    ]);
+    assert.equal(result.minted, voter + stakerShare);
+    const after = decodeStakeState(bank.get(active)!.data);
+    assert.ok(after.kind === 'stake');
+    assert.deepEqual([after.stake.delegation.stake, after.stake.creditsObserved], [1000 * SOL + stakerShare, 512]);
+    const freshAfter = decodeStakeState(bank.get(fresh)!.data);
+    assert.ok(freshAfter.kind === 'stake' && freshAfter.stake.creditsObserved === 512 && freshAfter.stake.delegation.stake === 10 * SOL);
   });
 });
