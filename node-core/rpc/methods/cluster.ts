@@ -1,11 +1,11 @@
 /** Cluster, epoch, leader, identity and inflation methods. */
 import { epochOf } from '../../ledger/epoch.ts';
+import { foundationRate, totalRate, yearOfEpoch } from '../../ledger/inflation.ts';
 import { SOLANA_RPC_COMPATIBILITY, contextSlot, withContext, type RpcContext } from '../context.ts';
 import { invalidParams, noSnapshot } from '../errors.ts';
 import { healthError } from '../health.ts';
 import { address, commitment, commitmentConfig, config, optional, parseParams, required, u64 } from '../params.ts';
 
-const SECONDS_PER_YEAR = 365.25 * 24 * 60 * 60;
 const MAX_SLOT_LEADERS_LIMIT = 5_000;
 const MAX_PERFORMANCE_SAMPLES = 720;
 
@@ -164,11 +164,10 @@ export function getInflationRate(params: unknown, ctx: RpcContext) {
   const g = ctx.chain.genesis;
   const slot = ctx.chain.slotAt('finalized');
   const { epoch } = epochOf(g.epochSchedule, slot);
-  const slotsPerYear = (SECONDS_PER_YEAR * 1000) / g.slotMs;
-  const year = (epoch * g.epochSchedule.slotsPerEpoch) / slotsPerYear;
-  const i = g.inflation;
-  const total = Math.max(i.initial * Math.pow(1 - i.taper, year), i.terminal);
-  const foundation = year < i.foundationTerm ? total * i.foundation : 0;
+  // The same schedule the epoch boundaries pay rewards by (ledger/inflation.ts).
+  const year = yearOfEpoch(g.epochSchedule, epoch, g.slotMs);
+  const total = totalRate(g.inflation, year);
+  const foundation = foundationRate(g.inflation, year);
   return { total, validator: total - foundation, foundation, epoch };
 }
 
