@@ -29,3 +29,12 @@ export function stakeStateData(p: { rentExemptReserve: number; authority: Addres
 }
 
 export const emptyStakeHistoryData = (): Uint8Array => encodeStakeHistory([]);
+
+/** The stake config account Agave's genesis holds (StakeConfig111…): no config keys, warmup_cooldown_rate 0.25, slash_penalty 12. */
+export const STAKE_CONFIG_ID = 'StakeConfig11111111111111111111111111111111';
+export function stakeConfigData(): Uint8Array {
+  const out = new Uint8Array(10);
+  new DataView(out.buffer).setFloat64(1, 0.25, true);
+  out[9] = 12;
+  return out;
+}

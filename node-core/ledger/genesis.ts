@@ -9,6 +9,7 @@ import { encodeBase58 } from '../common/base58.ts';
 import { sha256 } from '../common/hash.ts';
 import {
   BPF_LOADER_2_ID,
+  CONFIG_PROGRAM_ID,
   COMPUTE_BUDGET_PROGRAM_ID,
   MEMO_PROGRAM_ID,
   MEMO_V1_PROGRAM_ID,
@@ -28,7 +29,7 @@ import { PRECOMPILE_IDS } from '../runtime/programs/precompiles/index.ts';
 import { fixedEpochSchedule } from './epoch.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../runtime/programs/address-lookup-table/state.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
-import { emptyStakeHistoryData, stakeStateData, voteStateData, STAKE_HISTORY_SIZE, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
+import { emptyStakeHistoryData, stakeConfigData, stakeStateData, voteStateData, STAKE_CONFIG_ID, STAKE_HISTORY_SIZE, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
 import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import {
   DEFAULT_FEE_RATE_GOVERNOR,
@@ -124,6 +125,7 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     builtin(STAKE_PROGRAM_ID, 'stake_program'),
     // Written at each epoch boundary (in place: its balance is part of the genesis supply).
     account(SYSVAR_STAKE_HISTORY_ID, minimumBalanceForRentExemption(rent, STAKE_HISTORY_SIZE), SYSVAR_OWNER_ID, emptyStakeHistoryData()),
+    account(STAKE_CONFIG_ID, minimumBalanceForRentExemption(rent, 10), CONFIG_PROGRAM_ID, stakeConfigData()),
     // The SPL Memo programs are BPF programs on a real cluster; here they run as builtins under the same ids and owner.
     account(MEMO_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
     account(MEMO_V1_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),

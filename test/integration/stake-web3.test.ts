@@ -116,6 +116,26 @@ describe('the validator votes', () => {
     assert.equal(full[1] - full[2], 16 * SLOTS_PER_EPOCH);
   });
 
+  it('jsonParsed shows the vote account\'s state and the Vote instruction', async () => {
+    const parsed = await conn.getParsedAccountInfo(votePubkey, 'confirmed');
+    const data = parsed.value?.data as { program: string; space: number; parsed: { type: string; info: { nodePubkey: string; votes: Array<{ slot: number; confirmationCount: number }>; epochCredits: unknown[]; rootSlot: number | null } } };
+    assert.equal(data.program, 'vote');
+    assert.equal(data.space, 3762);
+    assert.equal(data.parsed.type, 'vote');
+    assert.equal(data.parsed.info.nodePubkey, node.genesis.identity);
+    assert.equal(data.parsed.info.votes.length, 31);
+    assert.deepEqual(data.parsed.info.votes.map((v) => v.confirmationCount), Array.from({ length: 31 }, (_, i) => 31 - i));
+    const slot = (await conn.getSlot('confirmed')) - 1;
+    const block = (await rpc(node.rpcUrl, 'getBlock', [slot, { encoding: 'jsonParsed', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }])).result;
+    const ix = block.transactions[0].transaction.message.instructions[0] as { program: string; parsed: { type: string; info: { voteAccount: string; voteAuthority: string; vote: { slots: number[]; hash: string } } } };
+    assert.equal(ix.program, 'vote');
+    assert.equal(ix.parsed.type, 'vote');
+    assert.equal(ix.parsed.info.voteAccount, node.genesis.voteAccount);
+    assert.equal(ix.parsed.info.voteAuthority, node.genesis.identity);
+    assert.deepEqual(ix.parsed.info.vote.slots, [slot - 1]);
+    assert.equal(ix.parsed.info.vote.hash, block.previousBlockhash);
+  });
+
   it('counts votes in getTransactionCount but leaves them out of logsSubscribe `all`', async () => {
     const a = await conn.getTransactionCount('confirmed');
     await waitFor(async () => (await conn.getTransactionCount('confirmed')) >= a + 3, { what: 'votes counted' });
@@ -267,6 +287,11 @@ describe('a stake account across epochs', () => {
     assert.equal(e2.error.message, 'Invalid param: not a stake account');
     const e3 = await rpc(node.rpcUrl, 'getStakeActivation', [Keypair.generate().publicKey.toBase58(), { commitment: 'confirmed' }]);
     assert.equal(e3.error.message, 'Invalid param: account not found');
+  });
+
+  it('the stake config account of genesis parses as Agave shows it', async () => {
+    const parsed = await conn.getParsedAccountInfo(new PublicKey('StakeConfig11111111111111111111111111111111'), 'confirmed');
+    assert.deepEqual(parsed.value?.data, { program: 'config', parsed: { type: 'stakeConfig', info: { warmupCooldownRate: 0.25, slashPenalty: 12 } }, space: 10 });
   });
 
   it('getSupply counts the bootstrap stake as non-circulating and the minted rewards in the total', async () => {

@@ -13,8 +13,8 @@ import type { AccountParser, InstructionParser, ParseContext, ParsedAccountValue
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../../../runtime/programs/token/state.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../../../runtime/programs/address-lookup-table/state.ts';
 import { parseLookupTableAccount, parseLookupTableInstruction } from './address-lookup-table.ts';
-import { STAKE_PROGRAM_ID, VOTE_PROGRAM_ID } from '../../../common/pubkey.ts';
-import { parseStakeAccount, parseStakeInstruction } from './stake.ts';
+import { CONFIG_PROGRAM_ID, STAKE_PROGRAM_ID, VOTE_PROGRAM_ID } from '../../../common/pubkey.ts';
+import { parseStakeAccount, parseStakeConfigAccount, parseStakeInstruction } from './stake.ts';
 import { parseVoteAccount, parseVoteInstruction } from './vote.ts';
 
 export interface InstructionParserEntry {
@@ -41,6 +41,7 @@ export const accountParsers = new Map<Address, AccountParser>([
 ]);
 accountParsers.set(STAKE_PROGRAM_ID, parseStakeAccount);
 accountParsers.set(VOTE_PROGRAM_ID, parseVoteAccount);
+accountParsers.set(CONFIG_PROGRAM_ID, parseStakeConfigAccount);
 
 instructionParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, { program: 'address-lookup-table', parse: parseLookupTableInstruction });
 accountParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, parseLookupTableAccount);

@@ -127,3 +127,10 @@ export const parseStakeInstruction: InstructionParser = (data, accounts) => {
       return null;
   }
 };
+
+/** The stake config account (Config program): Agave's parse_config shows it as `stakeConfig`. */
+export const parseStakeConfigAccount: AccountParser = (address, account) => {
+  if (address !== 'StakeConfig11111111111111111111111111111111' || account.data.length < 10 || account.data[0] !== 0) return null;
+  const view = new DataView(account.data.buffer, account.data.byteOffset, account.data.byteLength);
+  return { program: 'config', parsed: { type: 'stakeConfig', info: { warmupCooldownRate: view.getFloat64(1, true), slashPenalty: account.data[9]! } }, space: account.data.length };
+};
