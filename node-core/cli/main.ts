@@ -16,7 +16,7 @@ function banner(node: RunningNode, options: NodeOptions): string {
     `  JSON RPC URL:      ${node.rpcUrl}`,
     `  WebSocket URL:     ${node.pubsubUrl}`,
     `  EVM JSON-RPC URL:  ${node.evmRpcUrl} (HTTP and WebSocket; chain id ${node.evm.chainId})`,
-    `  Explorer:          not built yet (the Svelte explorer comes with its own issue)`,
+    `  Explorer:          ${node.explorerUrl}`,
     `  Health:            ${node.rpcUrl}/health`,
     `  Ledger:            ${options.ledger}${node.createdLedger ? ' (new)' : ''}`,
     `  Genesis hash:      ${node.genesisHash}`,

@@ -2,6 +2,7 @@ import type { Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import type { Chain, Commitment } from '../ledger/chain.ts';
 import { minContextSlotNotReached } from './errors.ts';
+import type { IsthmusNodeInfo } from './methods/isthmus.ts';
 
 /** What the RPC methods need of the running node. */
 export interface RpcContext {
@@ -14,6 +15,8 @@ export interface RpcContext {
   /** host:port of the JSON-RPC and PubSub servers, for getClusterNodes. */
   rpcAddress: string;
   pubsubAddress: string;
+  /** The node's URLs and dev accounts for the isthmus_* methods (set by startNode once it listens). */
+  isthmus?: IsthmusNodeInfo;
 }
 
 /** The slot a read at `commitment` sees, after checking the client's minContextSlot. */

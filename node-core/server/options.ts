@@ -28,6 +28,8 @@ export interface NodeOptions {
   evmChainId?: number;
   /** Host names the HTTP and WebSocket endpoints answer beside localhost and IP addresses ("*": any). */
   rpcAllowedHosts: string[];
+  /** The built explorer served at /explorer/ [default: renderer/dist of this checkout]. */
+  explorerDir?: string;
 }
 
 export const DEFAULT_OPTIONS = {

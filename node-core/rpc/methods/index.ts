@@ -7,6 +7,7 @@ import * as cluster from './cluster.ts';
 import * as fees from './fees.ts';
 import * as transactions from './transactions.ts';
 import * as tokens from './tokens.ts';
+import * as isthmus from './isthmus.ts';
 
 export const nativeMethods: MethodTable<RpcContext> = {
   // accounts and balances
@@ -75,4 +76,7 @@ export const nativeMethods: MethodTable<RpcContext> = {
   getTokenLargestAccounts: tokens.getTokenLargestAccounts,
   getTokenAccountsByOwner: tokens.getTokenAccountsByOwner,
   getTokenAccountsByDelegate: tokens.getTokenAccountsByDelegate,
+  // Isthmus's own (the explorer's node info and dev accounts)
+  isthmus_getNodeInfo: isthmus.isthmus_getNodeInfo,
+  isthmus_getDevAccounts: isthmus.isthmus_getDevAccounts,
 };
