@@ -36,7 +36,7 @@ export function load<T>(fetcher: () => Promise<T>, set: (s: LoadState<T>) => voi
       if (stopped) return;
       // Keep what was shown, with the error above it.
       set({ data: last, error: errorText(e), loaded: last !== null });
-      if (e instanceof TransportError) schedule(RETRY_MS);
+      if (e instanceof TransportError) schedule((e as { retryMs?: number }).retryMs ?? RETRY_MS);
       else if (opts.refreshMs) schedule(Math.max(opts.refreshMs, RETRY_MS));
     }
   }
