@@ -1,0 +1,137 @@
+/**
+ * The explorer's EVM pages and bridge wizard end to end: an EVM block page whose isFinalized badge
+ * turns true while it is open, the wizard moving value both ways (RPC confirms the exact balances),
+ * and bad amounts caught before signing with nothing sent.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
+import { killLeftovers } from '../helpers/cli-process.ts';
+import { newPage, screenshot, startExplorerNode, waitForPage, type ExplorerNode } from '../helpers/explorer-e2e.ts';
+import { rpc, waitFor } from '../helpers/node.ts';
+
+let node: ExplorerNode;
+let browser: Browser;
+let page: Page & { errors: string[] };
+let dev: { native: { address: string; secretKey: string }[]; evm: { address: string; privateKey: string }[] };
+
+const lamportsOf = async (a: string) => BigInt((await rpc(node.rpcUrl, 'getBalance', [a, { commitment: 'finalized' }])).result.value);
+const weiOf = async (a: string) => BigInt((await rpc(node.rpcUrl, 'eth_getBalance', [a, 'finalized'])).result);
+
+async function fillWizard(p: Page, direction: 'to-evm' | 'to-native', sourceIndex: number, destIndex: number, amount: string, unit: string): Promise<void> {
+  await p.goto(node.explorerUrl + 'bridge');
+  await waitForPage(p, 'bridge');
+  await p.check(`[data-direction="${direction}"]`);
+  await p.selectOption('[data-source]', String(sourceIndex));
+  await p.selectOption('[data-dest]', String(destIndex));
+  await p.selectOption('[data-unit]', unit);
+  await p.fill('[data-amount]', amount);
+}
+
+describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () => {
+  before(async () => {
+    // A deep enough root that an EVM block is seen before it is final (20 slots of 100 ms).
+    [node, browser] = await Promise.all([startExplorerNode(['--root-depth', '20']), launchBrowser()]);
+    page = await newPage(browser);
+    dev = (await rpc(node.rpcUrl, 'isthmus_getDevAccounts')).result;
+  });
+  after(async () => {
+    await browser?.close();
+    await node?.stop();
+    killLeftovers();
+  });
+
+  test('an EVM block page shows isFinalized turning true by itself', async () => {
+    const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[5]!.address, to: dev.evm[6]!.address, value: '0x2540be400' }])).result as string;
+    const receipt = await waitFor(async () => (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result, { what: 'the receipt', everyMs: 10 });
+    const number = Number(BigInt(receipt.blockNumber));
+    await page.goto(`${node.explorerUrl}evm/block/${number}`);
+    await waitForPage(page, 'evm-block');
+    assert.equal(await page.textContent('[data-is-finalized]'), 'false');
+    await page.waitForSelector('[data-finalized-badge="false"]');
+    await screenshot(page, 'evm-block-not-final');
+    await page.waitForSelector('[data-finalized-badge="true"]', { timeout: 15_000 });
+    assert.equal(await page.textContent('[data-is-finalized]'), 'true');
+    assert.equal((await rpc(node.rpcUrl, 'eth_getBlockByNumber', [receipt.blockNumber, false])).result.isFinalized, true);
+    await screenshot(page, 'evm-block-final');
+
+    await page.goto(`${node.explorerUrl}evm/blocks`);
+    await waitForPage(page, 'evm-blocks');
+    await page.waitForSelector(`[data-evm-blocks] a[href="/explorer/evm/block/${receipt.blockHash}"]`);
+    await screenshot(page, 'evm-blocks');
+  });
+
+  test('bad amounts and insufficient balance are caught before signing, with nothing sent', async () => {
+    const source = dev.native[7]!.address;
+    const before = await lamportsOf(source);
+    await fillWizard(page, 'to-evm', 7, 7, 'abc', 'token');
+    assert.match((await page.textContent('[data-conversion]'))!, /"abc" is not a number/);
+    await page.fill('[data-amount]', '1.0000000001');
+    assert.match((await page.textContent('[data-conversion]'))!, /not a whole number of lamports/);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("whole number of lamports")');
+    await page.fill('[data-amount]', '1000000');
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("Insufficient balance")');
+    assert.equal(await page.locator('[data-step="form"]').count(), 1);
+    await screenshot(page, 'bridge-insufficient');
+
+    await fillWizard(page, 'to-native', 7, 7, '5', 'wei');
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("whole lamports")');
+    await page.fill('[data-amount]', '0');
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("more than zero")');
+    assert.equal(await lamportsOf(source), before);
+  });
+
+  test('native → EVM: the wizard deposits from a dev account; balances move by exactly the amount and the fee', async () => {
+    const from = dev.native[2]!.address;
+    const to = dev.evm[3]!.address;
+    const [nativeBefore, weiBefore] = await Promise.all([lamportsOf(from), weiOf(to)]);
+    await fillWizard(page, 'to-evm', 2, 3, '2.5', 'token');
+    assert.match((await page.textContent('[data-conversion]'))!, /2,500,000,000 lamports = 2,500,000,000,000,000,000 wei/);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-step="review"]');
+    assert.match((await page.textContent('[data-review] [data-fee]'))!, /5,000 lamports/);
+    await screenshot(page, 'bridge-review');
+    await page.click('[data-sign]');
+    await page.waitForSelector('[data-step="progress"]');
+    await page.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    await screenshot(page, 'bridge-to-evm-done');
+    const [nativeAfter, weiAfter] = await Promise.all([lamportsOf(from), weiOf(to)]);
+    assert.equal(nativeBefore - nativeAfter, 2_500_000_000n + 5_000n);
+    assert.equal(weiAfter - weiBefore, 2_500_000_000n * 1_000_000_000n);
+    // Both transactions are linked and open.
+    const evmHref = await page.getAttribute('[data-evm-link]', 'href');
+    await page.click('[data-native-link]');
+    await waitForPage(page, 'transaction');
+    assert.match((await page.textContent('[data-tx]'))!, new RegExp(evmHref!.split('/').pop()!));
+    await page.goto(node.rpcUrl + evmHref!);
+    await waitForPage(page, 'evm-transaction');
+    assert.match((await page.textContent('[data-evm-status]'))!, /Success/);
+  });
+
+  test('EVM → native: the wizard calls transferToNative from an unlocked dev account; balances move exactly', async () => {
+    const from = dev.evm[4]!.address;
+    const to = dev.native[5]!.address;
+    const [weiBefore, nativeBefore] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    await fillWizard(page, 'to-native', 4, 5, '1250000000', 'lamports');
+    assert.match((await page.textContent('[data-conversion]'))!, /= 1\.25 VLX/);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-step="review"]');
+    assert.match((await page.textContent('[data-review] [data-fee]'))!, /gas/);
+    await page.click('[data-sign]');
+    await page.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    await screenshot(page, 'bridge-to-native-done');
+    const hash = (await page.getAttribute('[data-evm-link]', 'href'))!.split('/').pop()!;
+    const receipt = (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result;
+    const gasCost = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+    const [weiAfter, nativeAfter] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    assert.equal(nativeAfter - nativeBefore, 1_250_000_000n);
+    assert.equal(weiBefore - weiAfter, 1_250_000_000n * 1_000_000_000n + gasCost);
+    assert.ok(await page.locator('[data-bridge-history] tr').count() >= 2);
+    assert.deepEqual(page.errors, []);
+  });
+});
