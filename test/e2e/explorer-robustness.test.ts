@@ -59,7 +59,8 @@ async function visitAll(page: Page & { errors: string[] }, node: ExplorerNode, k
     await page.goto(node.explorerUrl + route);
     await waitForPage(page, name);
     times[name] = Date.now() - t;
-    assert.equal(await page.locator('[data-error]').count(), 0, `${name} shows an error: ${await page.locator('[data-error]').first().textContent().catch(() => '')}`);
+    const errors = await page.locator('[data-error]').allTextContents();
+    assert.deepEqual(errors, [], `${name} shows an error`);
     await screenshot(page, `${prefix}-${name}`);
   }
   assert.deepEqual(page.errors, []);
