@@ -109,10 +109,7 @@ describe('explorer: --reset, long history, and a node that goes away', { timeout
       assert.equal(await page.locator('[data-page="block"]').count(), 1, 'the page stays');
       await screenshot(page, 'node-down');
       // A page opened while the node is down shows the error, then loads once it is back.
-      await page.evaluate(() => {
-        history.pushState(null, '', '/explorer/dev');
-        dispatchEvent(new PopStateEvent('popstate'));
-      });
+      await page.evaluate("history.pushState(null, '', '/explorer/dev'); dispatchEvent(new PopStateEvent('popstate'));");
       await page.waitForSelector('[data-page="dev-accounts"] [data-error]', { timeout: 10_000 });
 
       node = await startExplorerNode([], { ledger, ports });
