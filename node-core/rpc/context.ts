@@ -3,6 +3,8 @@ import type { Keypair } from '../keys/keypair.ts';
 import type { Chain, Commitment } from '../ledger/chain.ts';
 import { minContextSlotNotReached } from './errors.ts';
 import type { IsthmusNodeInfo } from './methods/isthmus.ts';
+import type { HealthStatus } from './health.ts';
+import type { KnownValidatorState } from '../server/known-validators.ts';
 
 /** What the RPC methods need of the running node. */
 export interface RpcContext {
@@ -17,6 +19,10 @@ export interface RpcContext {
   pubsubAddress: string;
   /** The node's URLs and dev accounts for the isthmus_* methods (set by startNode once it listens). */
   isthmus?: IsthmusNodeInfo;
+  /** The health check (known validators); absent means healthy while running. */
+  health?(): HealthStatus;
+  /** The known validators as last polled, for getClusterNodes. */
+  knownValidators?(): readonly KnownValidatorState[];
 }
 
 /** The slot a read at `commitment` sees, after checking the client's minContextSlot. */
