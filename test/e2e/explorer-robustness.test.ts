@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -25,6 +26,16 @@ interface Keys {
   evmHash: string;
   evmBlock: number;
   evmAddress: string;
+}
+
+/**
+ * The long-ledger template is made once per machine; when another test file (the long-ledger
+ * integration test) is making it right now, wait for that instead of making a second one beside it.
+ */
+async function templateBuiltElsewhere(slots: number): Promise<void> {
+  const building = () => fs.readdirSync(os.tmpdir()).some((n) => n.startsWith(`isthmus-long-ledger-${slots}-`) && n.includes('.building-'));
+  const end = Date.now() + 240_000;
+  while (building() && Date.now() < end) await new Promise((r) => setTimeout(r, 1_000));
 }
 
 /** Makes one key of each kind on the node: an airdrop and an EVM transfer. */
@@ -67,7 +78,7 @@ async function visitAll(page: Page & { errors: string[] }, node: ExplorerNode, k
   return times;
 }
 
-describe('explorer: --reset, long history, and a node that goes away', { timeout: 170_000 }, () => {
+describe('explorer: --reset, long history, and a node that goes away', { timeout: 420_000 }, () => {
   before(async () => {
     browser = await launchBrowser();
   });
@@ -132,6 +143,7 @@ describe('explorer: --reset, long history, and a node that goes away', { timeout
     const { copyOfLongLedger } = (await import(pathToFileURL(LONG_LEDGER_HELPER).href)) as {
       copyOfLongLedger(slots: number, o?: { progress?: (s: number) => void }): Promise<{ dir: string; lastSlot: number; recipients: string[] }>;
     };
+    await templateBuiltElsewhere(100_000);
     const long = await copyOfLongLedger(100_000);
     const node = await startExplorerNode([], { ledger: long.dir });
     try {
