@@ -33,7 +33,16 @@ interface Keys {
  * integration test) is making it right now, wait for that instead of making a second one beside it.
  */
 async function templateBuiltElsewhere(slots: number): Promise<void> {
-  const building = () => fs.readdirSync(os.tmpdir()).some((n) => n.startsWith(`isthmus-long-ledger-${slots}-`) && n.includes('.building-'));
+  // A maker that is alive keeps writing its store; a folder left by a killed run goes quiet.
+  const newestWrite = (dir: string): number => {
+    let m = 0;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (e.isFile()) m = Math.max(m, fs.statSync(path.join(e.parentPath, e.name)).mtimeMs);
+    }
+    return m;
+  };
+  const building = () =>
+    fs.readdirSync(os.tmpdir()).some((n) => n.startsWith(`isthmus-long-ledger-${slots}-`) && n.includes('.building-') && Date.now() - newestWrite(path.join(os.tmpdir(), n)) < 20_000);
   const end = Date.now() + 240_000;
   while (building() && Date.now() < end) await new Promise((r) => setTimeout(r, 1_000));
 }
