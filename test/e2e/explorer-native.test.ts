@@ -10,7 +10,7 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transa
 import bs58 from 'bs58';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
-import { killLeftovers } from '../helpers/cli-process.ts';
+import { freePorts, killLeftovers } from '../helpers/cli-process.ts';
 import { newPage, screenshot, startExplorerNode, statusNumber, waitForPage, type ExplorerNode } from '../helpers/explorer-e2e.ts';
 import { rpc, waitFor } from '../helpers/node.ts';
 
@@ -193,6 +193,24 @@ describe('explorer: native pages, status bar, dev accounts, search', { timeout: 
 
     await search(page, 'not a key');
     await page.waitForSelector('[data-search-invalid]');
+    assert.deepEqual(page.errors, []);
+  });
+  test('the network switcher: a custom URL that does not answer shows so, and this node comes back', async () => {
+    const [closedPort] = await freePorts(1);
+    await page.goto(node.explorerUrl + 'networks');
+    await waitForPage(page, 'networks');
+    await page.fill('[data-custom-url]', `http://127.0.0.1:${closedPort}`);
+    await page.click('text=Add and use');
+    await page.waitForSelector('[data-offline]');
+    await page.waitForSelector('[data-socket-state]');
+    await page.goto(node.explorerUrl);
+    await page.waitForSelector('[data-page="dashboard"] [data-error]');
+    assert.match((await page.textContent('[data-status-bar]'))!, new RegExp(`127.0.0.1:${closedPort}`));
+    await screenshot(page, 'custom-network-down');
+    await page.selectOption('[data-network-select]', 'this');
+    await waitForPage(page, 'dashboard');
+    await page.waitForSelector('[data-offline]', { state: 'detached' });
+    assert.equal(await page.textContent('[data-status-bar] [data-health]'), 'ok');
     assert.deepEqual(page.errors, []);
   });
 });
