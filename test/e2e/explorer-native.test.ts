@@ -186,6 +186,7 @@ describe('explorer: native pages, status bar, dev accounts, search', { timeout: 
     await waitForPage(page, 'evm-block');
     assert.ok(page.url().endsWith(`/evm/block/${evmBlock}`));
     await page.waitForSelector(`[data-evm-block-txs] a[href="/explorer/evm/tx/${hash}"]`);
+    await page.waitForSelector('[data-evm-block-txs] .badge:has-text("success")');
 
     await search(page, receipt.blockHash);
     await waitForPage(page, 'evm-block');

@@ -25,7 +25,7 @@ export async function fetchEvmBlock(c: Connection, id: string): Promise<{ block:
     }
     throw new RpcError(-32004, `No EVM block ${id}`);
   }
-  const receipts = await c.evm.call<any[]>('eth_getBlockReceipts', [block.hash]).catch(() => null);
+  const receipts = await c.evm.call<any[]>('eth_getBlockReceipts', [block.number]).catch(() => null);
   return { block, receipts };
 }
 
