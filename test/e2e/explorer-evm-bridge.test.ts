@@ -171,4 +171,38 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     await screenshot(page, 'bridge-imported-key-done');
     assert.deepEqual(page.errors, []);
   });
+  test('EVM → native from an injected browser wallet (a stand-in EIP-1193 provider that relays to the node)', async () => {
+    const from = dev.evm[7]!.address;
+    const to = dev.native[6]!.address;
+    const walletPage = await newPage(browser);
+    // The stand-in answers eth_requestAccounts with one account and relays the rest to the node, where that account is unlocked.
+    await walletPage.addInitScript(`window.__walletCalls = []; window.ethereum = { request: async ({ method, params }) => {
+      window.__walletCalls.push(method);
+      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return ['${from}'];
+      const r = await fetch('${node.rpcUrl}', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params || [] }) });
+      const j = await r.json();
+      if (j.error) throw Object.assign(new Error(j.error.message), { code: j.error.code });
+      return j.result;
+    } };`);
+    const [wBefore, nBefore] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    await fillWizard(walletPage, 'to-native', 0, 6, '300000000', 'lamports');
+    await walletPage.check('input[value="wallet"]');
+    await walletPage.click('text=Connect wallet');
+    await walletPage.waitForSelector('text=Connected');
+    await walletPage.click('[data-continue]');
+    await walletPage.waitForSelector('[data-step="review"]');
+    assert.match((await walletPage.textContent('[data-review]'))!, new RegExp(from));
+    await walletPage.click('[data-sign]');
+    await walletPage.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    const calls = (await walletPage.evaluate('window.__walletCalls')) as string[];
+    assert.ok(calls.includes('eth_sendTransaction') && calls.includes('eth_chainId'), calls.join());
+    const hash = (await walletPage.getAttribute('[data-evm-link]', 'href'))!.split('/').pop()!;
+    const receipt = (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result;
+    const [wAfter, nAfter] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    assert.equal(nAfter - nBefore, 300_000_000n);
+    assert.equal(wBefore - wAfter, 300_000_000n * 1_000_000_000n + BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice));
+    await screenshot(walletPage, 'bridge-wallet-done');
+    assert.deepEqual(walletPage.errors, []);
+    await walletPage.context().close();
+  });
 });
