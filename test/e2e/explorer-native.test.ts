@@ -169,6 +169,12 @@ describe('explorer: native pages, status bar, dev accounts, search', { timeout: 
     assert.match((await page.textContent('[data-balance]'))!, /0\.001234567/);
     await page.waitForSelector(`[data-history] a[href="/explorer/tx/${transferSig}"]`);
     await screenshot(page, 'account');
+    // A label is kept in IndexedDB and names the account wherever it is linked, after a reload too.
+    await page.fill('[data-label]', 'My receiver');
+    await page.press('[data-label]', 'Tab');
+    await page.goto(`${node.explorerUrl}tx/${transferSig}`);
+    await waitForPage(page, 'transaction');
+    await page.waitForSelector(`[data-accounts] a[href="/explorer/address/${receiver}"]:has-text("My receiver")`);
 
     await search(page, to);
     await waitForPage(page, 'evm-address');

@@ -1,5 +1,6 @@
 /** The explorer's own data in IndexedDB: networks, the chosen one, recent searches, bridge history, labels. */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { writable } from 'svelte/store';
 import type { Network } from './network.ts';
 
 export interface BridgeRecord {
@@ -81,5 +82,19 @@ export async function putBridgeRecord(r: BridgeRecord): Promise<number> {
 export const bridgeHistory = () => safely(async (d) => (await d.getAll('bridge')).reverse(), [] as BridgeRecord[]);
 
 export const getLabel = (address: string) => safely(async (d) => (await d.get('labels', address))?.label, undefined as string | undefined);
-export const setLabel = (address: string, label: string) =>
-  safely((d) => (label ? d.put('labels', { address, label }).then(() => undefined) : d.delete('labels', address)), undefined);
+export async function setLabel(address: string, label: string): Promise<void> {
+  await safely((d) => (label ? d.put('labels', { address, label }).then(() => undefined) : d.delete('labels', address)), undefined);
+  labels.update((m) => {
+    const next = new Map(m);
+    if (label) next.set(address, label);
+    else next.delete(address);
+    return next;
+  });
+}
+
+/** Every label, for the address links (a person's own names for accounts, kept in this browser). */
+export const labels = writable<Map<string, string>>(new Map());
+export async function loadLabels(): Promise<void> {
+  const all = await safely((d) => d.getAll('labels'), [] as { address: string; label: string }[]);
+  labels.set(new Map(all.map((l) => [l.address, l.label])));
+}
