@@ -108,6 +108,9 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     await page.click('[data-native-link]');
     await waitForPage(page, 'transaction');
     assert.match((await page.textContent('[data-tx]'))!, new RegExp(evmHref!.split('/').pop()!));
+    // Velas's three instructions, the EVM program's parsed here.
+    assert.deepEqual(await page.locator('[data-instructions] > [data-instruction]').evaluateAll((els) => els.map((e) => e.getAttribute('data-instruction'))), ['assign', 'swapNativeToEther', 'freeOwnership']);
+    assert.match((await page.textContent('[data-instruction="swapNativeToEther"]'))!, new RegExp(`2500000000[\\s\\S]*${to}`));
     await page.goto(node.rpcUrl + evmHref!);
     await waitForPage(page, 'evm-transaction');
     assert.match((await page.textContent('[data-evm-status]'))!, /Success/);

@@ -6,6 +6,7 @@ import { AmountError, convert, formatDecimal, parseDecimal, toWei } from '../../
 import { classify, pathOf } from '../../renderer/src/lib/search.ts';
 import { BridgeCheckError, checkEvmSpend, checkNativeSpend, depositInstructionData, parseEvmPrivateKey, parseSecretKey, transferToNativeData } from '../../renderer/src/lib/bridge.ts';
 import { evmHashesInLogs } from '../../renderer/src/lib/programs.ts';
+import { parseEvmInstruction } from '../../renderer/src/lib/evm-instruction.ts';
 import { encodeEvmInstruction } from '../../node-core/evm/instruction.ts';
 import { depositInstructions } from '../../node-core/evm/deposit.ts';
 
@@ -104,5 +105,14 @@ describe('bridge', () => {
     const h = '0x' + 'ef'.repeat(32);
     assert.deepEqual(evmHashesInLogs(['Program EVM1111111111111111111111111111111111111111 invoke [1]', `Program log: EVM transaction ${h}`]), [h]);
     assert.deepEqual(evmHashesInLogs(null), []);
+  });
+  test('EVM program instructions parse as the node encodes them', () => {
+    const enc = (ix: Parameters<typeof encodeEvmInstruction>[0]) => bs58.encode(encodeEvmInstruction(ix));
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'swapNativeToEther', lamports: 42n, evmAddress: '0x' + 'ab'.repeat(20) })), { type: 'swapNativeToEther', info: { lamports: '42', evmAddress: '0x' + 'ab'.repeat(20) } });
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'freeOwnership' })), { type: 'freeOwnership', info: {} });
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'transaction', raw: new Uint8Array(110) })), { type: 'evmTransaction', info: { rawTransactionBytes: 110 } });
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'write', offset: 880n, data: new Uint8Array(5) })), { type: 'evmBigTransaction: write', info: { offset: '880', bytes: 5 } });
+    assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([9, 0, 0, 0]))), null);
+    assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([1, 0]))), null);
   });
 });
