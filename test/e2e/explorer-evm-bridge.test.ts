@@ -31,8 +31,8 @@ async function fillWizard(p: Page, direction: 'to-evm' | 'to-native', sourceInde
 
 describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () => {
   before(async () => {
-    // A deep enough root that an EVM block is seen before it is final (20 slots of 100 ms).
-    [node, browser] = await Promise.all([startExplorerNode(['--root-depth', '20']), launchBrowser()]);
+    // A deep root, so an EVM block is seen before it is final (32 slots of 100 ms).
+    [node, browser] = await Promise.all([startExplorerNode(['--root-depth', '32']), launchBrowser()]);
     page = await newPage(browser);
     dev = (await rpc(node.rpcUrl, 'isthmus_getDevAccounts')).result;
   });
@@ -43,13 +43,15 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
   });
 
   test('an EVM block page shows isFinalized turning true by itself', async () => {
+    // The page is opened on the next block before it exists: it waits for it, shows it not final, then final.
+    const next = Number(BigInt((await rpc(node.rpcUrl, 'eth_blockNumber')).result)) + 1;
+    await page.goto(`${node.explorerUrl}evm/block/${next}`);
+    await page.waitForSelector('[data-page="evm-block"] [data-error]:has-text("does not exist yet")');
     const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[5]!.address, to: dev.evm[6]!.address, value: '0x2540be400' }])).result as string;
     const receipt = await waitFor(async () => (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result, { what: 'the receipt', everyMs: 10 });
-    const number = Number(BigInt(receipt.blockNumber));
-    await page.goto(`${node.explorerUrl}evm/block/${number}`);
-    await waitForPage(page, 'evm-block');
-    assert.equal(await page.textContent('[data-is-finalized]'), 'false');
+    assert.equal(Number(BigInt(receipt.blockNumber)), next);
     await page.waitForSelector('[data-finalized-badge="false"]');
+    assert.equal(await page.textContent('[data-is-finalized]'), 'false');
     await screenshot(page, 'evm-block-not-final');
     await page.waitForSelector('[data-finalized-badge="true"]', { timeout: 15_000 });
     assert.equal(await page.textContent('[data-is-finalized]'), 'true');
