@@ -210,4 +210,19 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     assert.deepEqual(walletPage.errors, []);
     await walletPage.context().close();
   });
+  test('a reverted EVM transaction shows its status and revert reason', async () => {
+    const recipient = (await import('bs58')).default.decode(dev.native[0]!.address);
+    const data = '0xb1d6927a' + Buffer.from(recipient).toString('hex');
+    // 5 wei is not a whole number of lamports: the bridge precompile reverts with a reason.
+    const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[2]!.address, to: '0x56454c41532d434841494e000000000053574150', value: '0x5', data, gas: '0x30d40' }])).result as string;
+    assert.ok(hash, 'sent');
+    const receipt = await waitFor(async () => (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result, { what: 'the receipt' });
+    assert.equal(receipt.status, '0x0');
+    await page.goto(`${node.explorerUrl}evm/tx/${hash}`);
+    await waitForPage(page, 'evm-transaction');
+    assert.match((await page.textContent('[data-evm-status]'))!, /Reverted/);
+    assert.equal(await page.textContent('[data-revert-reason]'), 'transferToNative: value 5 wei is not a whole number of lamports (1 lamport = 10^9 wei)');
+    assert.match((await page.textContent('[data-evm-tx]'))!, /transferToNative/);
+    await screenshot(page, 'evm-transaction-reverted');
+  });
 });

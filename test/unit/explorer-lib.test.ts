@@ -7,6 +7,7 @@ import { classify, pathOf } from '../../renderer/src/lib/search.ts';
 import { BridgeCheckError, checkEvmSpend, checkNativeSpend, depositInstructionData, parseEvmPrivateKey, parseSecretKey, transferToNativeData } from '../../renderer/src/lib/bridge.ts';
 import { evmHashesInLogs } from '../../renderer/src/lib/programs.ts';
 import { parseEvmInstruction } from '../../renderer/src/lib/evm-instruction.ts';
+import { decodeRevert } from '../../renderer/src/lib/revert.ts';
 import { encodeEvmInstruction } from '../../node-core/evm/instruction.ts';
 import { depositInstructions } from '../../node-core/evm/deposit.ts';
 
@@ -114,5 +115,14 @@ describe('bridge', () => {
     assert.deepEqual(parseEvmInstruction(enc({ kind: 'write', offset: 880n, data: new Uint8Array(5) })), { type: 'evmBigTransaction: write', info: { offset: '880', bytes: 5 } });
     assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([9, 0, 0, 0]))), null);
     assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([1, 0]))), null);
+  });
+  test('revert data: Error(string) and Panic(uint256) decoded, anything else left alone', () => {
+    const text = 'not enough';
+    const hexText = Buffer.from(text).toString('hex').padEnd(64, '0');
+    const err = '0x08c379a0' + (32n).toString(16).padStart(64, '0') + BigInt(text.length).toString(16).padStart(64, '0') + hexText;
+    assert.equal(decodeRevert(err), text);
+    assert.equal(decodeRevert('0x4e487b71' + '11'.padStart(64, '0')), 'Panic(0x11)');
+    assert.equal(decodeRevert('0xdeadbeef'), null);
+    assert.equal(decodeRevert(null), null);
   });
 });

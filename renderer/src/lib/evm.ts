@@ -74,3 +74,4 @@ export function decodeTransferToNative(input: string, selector: string, toBase58
   for (let i = 0; i < 32; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return toBase58(bytes);
 }
+
