@@ -86,7 +86,7 @@ export interface ChainParams {
   programs: ProgramRegistry;
   accounts: AccountsDb;
   meta: ChainMeta;
-  /** Headers of the newest stored blocks (up to MAX_RECENT_BLOCKHASHES), oldest first. */
+  /** Headers of the newest stored blocks (up to BLOCKHASH_QUEUE_ENTRIES), oldest first. */
   recentHeaders: BlockHeader[];
   /** Statuses of transactions in the newest stored slots (for the duplicate check after a restart). */
   recentStatuses: Array<[string, SignatureStatus]>;

@@ -311,7 +311,15 @@ describe('address lookup tables with @solana/web3.js', () => {
     assert.deepEqual(early.result.value.err, { InstructionError: [0, 'InvalidArgument'] });
     assert.ok(early.result.value.logs.some((l: string) => /^Program log: Table cannot be closed until it's fully deactivated in \d+ blocks$/.test(l)));
 
-    // 512 slots later the deactivation slot has left the slot hashes.
+    // 350 slots on (past the 300 blockhashes a node keeps for lookups by hash) the slot hashes still hold
+    // the deactivation slot, so the table still serves lookups.
+    await waitFor(async () => (await conn.getSlot('confirmed')) > deactivatedAt + 350, { timeoutMs: 60_000, everyMs: 100, what: '350 slots' });
+    const midway = await sendV0([SystemProgram.transfer({ fromPubkey: payerKp.publicKey, toPubkey: recipients[1]!, lamports: 1_000_001 })], [state]);
+    assert.equal((await conn.getTransaction(midway, { maxSupportedTransactionVersion: 0 }))!.meta!.err, null);
+    const slotHashes = await conn.getParsedAccountInfo(new PublicKey('SysvarS1otHashes111111111111111111111111111'));
+    assert.equal(((slotHashes.value!.data as { parsed: { info: unknown[] } }).parsed.info).length, 512);
+
+    // 512 slots after the deactivation its slot has left the slot hashes.
     await waitFor(async () => (await conn.getSlot('confirmed')) > deactivatedAt + 513, { timeoutMs: 60_000, everyMs: 200, what: 'the cool-down' });
     const { blockhash } = await conn.getLatestBlockhash();
     const use = new VersionedTransaction(
