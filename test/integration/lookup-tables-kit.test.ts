@@ -144,7 +144,8 @@ describe('address lookup tables with @solana/kit', () => {
   it('creates and extends a table at the derived address', async () => {
     authority = await generateKeyPairSigner();
     recipients = await Promise.all([1, 2, 3].map(async () => (await generateKeyPairSigner()).address));
-    const recentSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    // A finalized slot: the confirmed bank a preflight runs on has the confirmed slot itself not yet in its slot hashes.
+    const recentSlot = await rpc.getSlot({ commitment: 'finalized' }).send();
     const [derived, bump] = await deriveTable(authority.address, recentSlot);
     table = derived;
     const send = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions: subs });
@@ -256,7 +257,7 @@ describe('address lookup tables with @solana/web3.js', () => {
   }
 
   it('AddressLookupTableProgram: create and extend; getAddressLookupTable reads the state', async () => {
-    const recentSlot = await conn.getSlot();
+    const recentSlot = await conn.getSlot('finalized');
     const [create, address] = AddressLookupTableProgram.createLookupTable({ authority: authority.publicKey, payer: payerKp.publicKey, recentSlot });
     table = address;
     const extend = AddressLookupTableProgram.extendLookupTable({ lookupTable: table, authority: authority.publicKey, payer: payerKp.publicKey, addresses: recipients });
@@ -296,7 +297,7 @@ describe('address lookup tables with @solana/web3.js', () => {
 
   it('deactivate: still usable while deactivating, then not found; closing waits for the cool-down', async () => {
     const auth2 = Keypair.generate();
-    const recentSlot = await conn.getSlot();
+    const recentSlot = await conn.getSlot('finalized');
     const [create, t2] = AddressLookupTableProgram.createLookupTable({ authority: auth2.publicKey, payer: payerKp.publicKey, recentSlot });
     const extend = AddressLookupTableProgram.extendLookupTable({ lookupTable: t2, authority: auth2.publicKey, payer: payerKp.publicKey, addresses: recipients });
     await sendV0([create, extend], [], [auth2]);
