@@ -12,6 +12,7 @@ import { createProgramAddress, findProgramAddress } from '../../node-core/common
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
+import { BlockhashQueue } from '../../node-core/ledger/blockhash-queue.ts';
 import { cloneAccount, minimumBalanceForRentExemption, newAccount, type Account } from '../../node-core/runtime/account.ts';
 import { loadMessageAddresses, MAX_TX_ACCOUNT_LOCKS } from '../../node-core/runtime/address-loader.ts';
 import { builtinProgramAccount, executeTransaction, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
@@ -19,6 +20,7 @@ import { encodeLookupTableInstruction, type LookupTableInstruction } from '../..
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM_ID as ALT,
   LOOKUP_TABLE_META_SIZE,
+  SLOT_HASHES_MAX_ENTRIES,
   SLOT_MAX,
   decodeLookupTable,
   encodeLookupTable,
@@ -431,5 +433,18 @@ describe('jsonParsed', () => {
     });
     assert.equal(parseInstruction(ALT, encodeLookupTableInstruction({ type: 'closeLookupTable' }), keys.slice(0, 2)), null, 'too few accounts');
     assert.equal(parseInstruction(ALT, Uint8Array.of(9, 0, 0, 0), keys), null);
+  });
+});
+
+describe('the slot hashes the chain keeps', () => {
+  test('512 slots for the slot hashes sysvar, while lookups by hash see the newest 300', () => {
+    const q = new BlockhashQueue();
+    const hash = (slot: number) => bs58.encode(new ByteWriter(32).u64(slot + 1).u64(0).u64(0).u64(0).finish());
+    for (let slot = 0; slot < 700; slot++) q.push({ blockhash: hash(slot), slot, blockHeight: slot, lamportsPerSignature: FEE });
+    const recent = q.recent(699, SLOT_HASHES_MAX_ENTRIES);
+    assert.equal(recent.length, 512);
+    assert.deepEqual([recent[0]!.slot, recent[511]!.slot], [699, 188]);
+    assert.ok(q.get(hash(699 - 299)), 'the 300th newest is found by hash');
+    assert.equal(q.get(hash(699 - 300)), undefined, 'the 301st newest is not');
   });
 });
