@@ -5,9 +5,9 @@
  * transaction never enters a block.
  */
 import { INCINERATOR_ID, SYSTEM_PROGRAM_ID, NATIVE_LOADER_ID, type Address } from '../common/pubkey.ts';
-import { cloneAccount, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, type Account } from './account.ts';
+import { cloneAccount, markRentExempt, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, RENT_EXEMPT_RENT_EPOCH, type Account } from './account.ts';
 import { InstructionError, TransactionError, instructionErrorMessage, type TransactionErrorValue } from './errors.ts';
-import type { InstructionAccount, InstructionContext, ProgramRegistry, TransactionExtension } from './program.ts';
+import type { InstructionAccount, InstructionContext, Program, ProgramRegistry, TransactionExtension } from './program.ts';
 import { computeBudgetOf, prioritizationFee, type ComputeBudget } from './programs/compute-budget.ts';
 import { decodeNonceState, NONCE_ACCOUNT_LENGTH } from './programs/nonce-account.ts';
 import { SYSVAR_IDS, type Sysvars } from './sysvars.ts';
@@ -16,6 +16,7 @@ import { loadMessageAddresses, messageAccountKeys, validateAccountLocks, type Lo
 import { Invocations, type InnerInstructions } from './invoke.ts';
 import { collectTokenBalances, type TokenBalance } from './token-balances.ts';
 import type { ReturnData } from './program.ts';
+import { precompileSignatureCount } from './programs/precompiles/index.ts';
 
 export interface ExecutionEnv {
   /** An account of the bank (sysvars included), or null when it does not exist. */
@@ -53,10 +54,12 @@ export interface ExecutedTransaction {
 /** Agave truncates program logs past 10 KB (of UTF-8). */
 const LOG_BYTES_LIMIT = 10_000;
 
-const EMPTY_ACCOUNT = (): Account => ({ lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 });
+/** An address with no account loads as this; as Agave, a new account starts with the rent-exempt epoch. */
+const EMPTY_ACCOUNT = (): Account => ({ lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH });
 
-export function transactionFee(tx: Transaction, budget: ComputeBudget, lamportsPerSignature: number): number {
-  return tx.signatures.length * lamportsPerSignature + prioritizationFee(budget);
+/** Agave's fee: every signature, the transaction's and those its precompile instructions verify, plus the priority fee. */
+export function transactionFee(tx: Pick<Transaction, 'signatures' | 'message'>, budget: ComputeBudget, lamportsPerSignature: number): number {
+  return (tx.signatures.length + precompileSignatureCount(tx.message)) * lamportsPerSignature + prioritizationFee(budget);
 }
 
 type RentState = { kind: 'uninitialized' } | { kind: 'exempt' } | { kind: 'paying'; size: number; lamports: number };
@@ -137,7 +140,7 @@ function chargeFeePayer(env: ExecutionEnv, payerKey: Address, fee: number): Acco
     reserve = minimumBalanceForRentExemption(env.sysvars.rent, payer.data.length);
   }
   if (payer.lamports - reserve < fee) throw new TransactionError('InsufficientFundsForFee');
-  const charged = cloneAccount(payer);
+  const charged = markRentExempt(cloneAccount(payer), env.sysvars.rent);
   charged.lamports -= fee;
   if (!rentTransitionAllowed(rentState(env, payer), rentState(env, charged))) {
     throw new TransactionError({ InsufficientFundsForRent: { account_index: 0 } });
@@ -224,6 +227,7 @@ function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account,
   // Every account gets a private copy, read-only ones too: a failed transaction leaves the bank
   // untouched, and a program that writes a read-only account in place is caught, not obeyed.
   const accounts = originals.map(cloneAccount);
+  for (let i = 1; i < accounts.length; i++) if (writable[i]) markRentExempt(accounts[i]!, env.sysvars.rent);
   return { keys, writable, accounts, originals };
 }
 
@@ -297,6 +301,10 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     const ix = m.instructions[ixIndex]!;
     const programId = m.accountKeys[ix.programIdIndex]!;
     const program = env.programs.get(programId)!;
+    if (program.precompile) {
+      err = runPrecompile(program, ix.data, ixIndex, m.instructions, env, scope, payerKey, tx.id);
+      continue;
+    }
     logs.push(`Program ${programId} invoke [1]`);
     const unitsAtStart = unitsUsed;
     try {
@@ -413,6 +421,43 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   };
 }
 
+/** A precompile instruction: no accounts, logs or compute units; its failure is the transaction's error. */
+function runPrecompile(
+  program: Program,
+  data: Uint8Array,
+  ixIndex: number,
+  instructions: Transaction['message']['instructions'],
+  env: ExecutionEnv,
+  scope: Scope,
+  feePayer: Address,
+  signature: string,
+): TransactionErrorValue | null {
+  const ctx: InstructionContext = {
+    programId: program.id,
+    data,
+    accounts: [],
+    instructionIndex: ixIndex,
+    instructionDatas: instructions.map((ix) => ix.data),
+    sysvars: env.sysvars,
+    scope,
+    simulation: env.simulation,
+    log: () => {},
+    logRaw: () => {},
+    consumeUnits: () => {},
+    minimumBalance: (len) => minimumBalanceForRentExemption(env.sysvars.rent, len),
+    bankExtension: env.bankExtension ?? noBankExtension,
+    feePayer,
+    signature,
+  };
+  try {
+    program.process(ctx);
+    return null;
+  } catch (e) {
+    if (e instanceof InstructionError) return { InstructionError: [ixIndex, e.value] };
+    throw e;
+  }
+}
+
 /**
  * A failed durable-nonce transaction still advances its nonce, so it cannot be replayed: run the
  * AdvanceNonceAccount instruction alone on fresh copies (the fee payer as charged) and keep the nonce
@@ -429,7 +474,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   const accountAt = (i: number) => {
     let a = copies.get(i);
     if (!a) {
-      a = i === 0 ? cloneAccount(chargedPayer) : cloneAccount(env.readAccount(keys[i]!) ?? EMPTY_ACCOUNT());
+      a = i === 0 ? cloneAccount(chargedPayer) : markRentExempt(cloneAccount(env.readAccount(keys[i]!) ?? EMPTY_ACCOUNT()), env.sysvars.rent);
       copies.set(i, a);
     }
     return a;

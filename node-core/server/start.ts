@@ -8,7 +8,8 @@ import type http from 'node:http';
 import { createRequire } from 'node:module';
 import { sha256 } from '../common/hash.ts';
 import type { Chain } from '../ledger/chain.ts';
-import { createGenesis, genesisHashOf, ledgerFiles, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
+import { createGenesis, genesisHashOf, ledgerFiles, precompileGenesisAccounts, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
+import type { Account } from '../runtime/account.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { lockLedger } from '../ledger/ledger-lock.ts';
 import { genesisBlockhash, LedgerStateError, openChain, writeGenesis } from '../ledger/open-chain.ts';
@@ -102,6 +103,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
         slotsPerEpoch: options.slotsPerEpoch,
         devAccountLamports: options.devAccountLamports,
         evmChainId: options.evmChainId,
+        extraAccounts: options.accounts,
       });
       const hash = genesisHashOf(made.config);
       const evmGenesis = await evmGenesisRecords(store, made.config.evm!, { creationTime: made.config.creationTime, blockhash: genesisBlockhash(hash) });
@@ -128,6 +130,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       extensions: [evm],
     });
     evm.attach(chain);
+    if (!createdLedger) chain.overwriteAccountsAtStart(startAccounts(chain, options));
     const relay = new EvmRelay(chain, evm, keys.evmBridge);
     const filters = new FilterManager();
     evm.on('block', (block, txs) => filters.onBlock(block, txs));
@@ -209,6 +212,14 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     unlock();
     throw e;
   }
+}
+
+/** What an existing ledger gets at start: the precompile accounts it predates, then the --account files. */
+function startAccounts(chain: Chain, options: NodeOptions): Array<{ address: string; account: Account }> {
+  const missing = precompileGenesisAccounts()
+    .filter((g) => !chain.getAccount(g.address, 'processed'))
+    .map((g) => ({ address: g.address, account: { lamports: g.lamports, data: new Uint8Array(0), owner: g.owner, executable: g.executable, rentEpoch: 0 } }));
+  return [...missing, ...(options.accounts ?? [])];
 }
 
 function closeHttp(server: http.Server): Promise<void> {

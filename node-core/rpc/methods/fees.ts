@@ -96,8 +96,8 @@ export function getFeeForMessage(params: unknown, ctx: RpcContext) {
   } catch {
     return withContext(slot, null);
   }
-  const fakeTx = { signatures: new Array(message.header.numRequiredSignatures) } as { signatures: Uint8Array[] };
-  return withContext(slot, transactionFee(fakeTx as Parameters<typeof transactionFee>[0], budget, lps));
+  const signatures = new Array<Uint8Array>(message.header.numRequiredSignatures);
+  return withContext(slot, transactionFee({ signatures, message }, budget, lps));
 }
 
 /**
