@@ -310,7 +310,7 @@ describe('address lookup tables with @solana/web3.js', () => {
     const closeIx = AddressLookupTableProgram.closeLookupTable({ lookupTable: t2, authority: auth2.publicKey, recipient: payerKp.publicKey });
     const early = await rawRpc(node.rpcUrl, 'simulateTransaction', [await encodeV0([closeIx], [auth2]), { encoding: 'base64', commitment: 'confirmed' }]);
     assert.deepEqual(early.result.value.err, { InstructionError: [0, 'InvalidArgument'] });
-    assert.ok(early.result.value.logs.some((l: string) => /^Program log: Table cannot be closed until it's fully deactivated in \d+ blocks$/.test(l)));
+    assert.ok(early.result.value.logs.some((l: string) => /^Table cannot be closed until it's fully deactivated in \d+ blocks$/.test(l)));
 
     // 350 slots on (past the 300 blockhashes a node keeps for lookups by hash) the slot hashes still hold
     // the deactivation slot, so the table still serves lookups.

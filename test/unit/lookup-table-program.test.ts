@@ -171,11 +171,11 @@ describe('CreateLookupTable', () => {
     const current = deriveTable(authority.address, 1000);
     const r = world.run(send([createIx(current.address, 1000, current.bump)]));
     assert.deepEqual(r.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(r.logs.includes('Program log: 1000 is not a recent slot'));
+    assert.ok(r.logs.includes('1000 is not a recent slot'));
     const good = deriveTable(authority.address, 998);
     const wrong = world.run(send([createIx(other.address, 998, good.bump)]));
     assert.deepEqual(wrong.err, { InstructionError: [0, 'InvalidArgument'] });
-    assert.ok(wrong.logs.includes(`Program log: Table address must match derived address: ${good.address}`));
+    assert.ok(wrong.logs.includes(`Table address must match derived address: ${good.address}`));
     assert.equal(world.accounts.get(good.address), undefined, 'nothing created');
   });
 
@@ -201,7 +201,7 @@ describe('CreateLookupTable', () => {
     ix.accounts![2] = { key: other.address, writable: true };
     const r = world.run(send([ix]));
     assert.deepEqual(r.err, { InstructionError: [0, 'MissingRequiredSignature'] });
-    assert.ok(r.logs.includes('Program log: Payer account must be a signer'));
+    assert.ok(r.logs.includes('Payer account must be a signer'));
   });
 });
 
@@ -226,16 +226,16 @@ describe('ExtendLookupTable', () => {
     const { world, table } = worldWithTable(addresses(1));
     const unsigned = world.run(send([extendIx(table, addresses(1, 80), false)], []));
     assert.deepEqual(unsigned.err, { InstructionError: [0, 'MissingRequiredSignature'] });
-    assert.ok(unsigned.logs.includes('Program log: Authority account must be a signer'));
+    assert.ok(unsigned.logs.includes('Authority account must be a signer'));
     assert.deepEqual(world.run(send([extendIx(table, addresses(1, 80), true, other.address)], [other])).err, { InstructionError: [0, 'IncorrectAuthority'] });
     const empty = world.run(send([extendIx(table, [])]));
     assert.deepEqual(empty.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(empty.logs.includes('Program log: Must extend with at least one address'));
+    assert.ok(empty.logs.includes('Must extend with at least one address'));
     // 20 addresses a transaction: fill up to 241, then 16 more would make 257.
     for (let n = 1; n < 241; n += 20) assert.equal(world.run(send([extendIx(table, addresses(20, 100 + n))])).err, null);
     const over = world.run(send([extendIx(table, addresses(16, 90))]));
     assert.deepEqual(over.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(over.logs.includes('Program log: Extended lookup table length 257 would exceed max capacity of 256'));
+    assert.ok(over.logs.includes('Extended lookup table length 257 would exceed max capacity of 256'));
     assert.equal(world.table(table).addresses.length, 241);
     const notOwned = world.run(send([extendIx(payer.address, addresses(1))]));
     assert.deepEqual(notOwned.err, { InstructionError: [0, 'InvalidAccountOwner'] });
@@ -247,7 +247,7 @@ describe('FreezeLookupTable, DeactivateLookupTable, CloseLookupTable', () => {
     const empty = worldWithTable([]);
     const r = empty.world.run(send([tableIx('freezeLookupTable', empty.table)]));
     assert.deepEqual(r.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(r.logs.includes('Program log: Empty lookup tables cannot be frozen'));
+    assert.ok(r.logs.includes('Empty lookup tables cannot be frozen'));
 
     const { world, table } = worldWithTable(addresses(2));
     assert.equal(world.run(send([tableIx('freezeLookupTable', table)])).err, null);
@@ -255,34 +255,34 @@ describe('FreezeLookupTable, DeactivateLookupTable, CloseLookupTable', () => {
     const before = structuredClone(world.accounts.get(table));
     const extend = world.run(send([extendIx(table, addresses(1, 90))]));
     assert.deepEqual(extend.err, { InstructionError: [0, 'Immutable'] });
-    assert.ok(!extend.logs.some((l) => l.startsWith('Program log:')), 'extend logs nothing for a frozen table');
+    assert.ok(extend.logs.every((l) => l.startsWith('Program ')), 'extend logs nothing of its own for a frozen table');
     const freeze = world.run(send([tableIx('freezeLookupTable', table)]));
-    assert.ok(freeze.logs.includes('Program log: Lookup table is already frozen'));
+    assert.ok(freeze.logs.includes('Lookup table is already frozen'));
     const deactivate = world.run(send([tableIx('deactivateLookupTable', table)]));
     assert.deepEqual(deactivate.err, { InstructionError: [0, 'Immutable'] });
-    assert.ok(deactivate.logs.includes('Program log: Lookup table is frozen'));
+    assert.ok(deactivate.logs.includes('Lookup table is frozen'));
     assert.deepEqual(world.accounts.get(table), before);
   });
 
   test('a deactivated table closes only once its deactivation slot has left the slot hashes', () => {
     const { world, table } = worldWithTable(addresses(2));
     const notDeactivated = world.run(send([closeIx(table, other.address)]));
-    assert.ok(notDeactivated.logs.includes('Program log: Lookup table is not deactivated'));
+    assert.ok(notDeactivated.logs.includes('Lookup table is not deactivated'));
     assert.equal(world.run(send([tableIx('deactivateLookupTable', table)])).err, null);
     assert.equal(world.table(table).meta.deactivationSlot, 1001n);
     const again = world.run(send([tableIx('deactivateLookupTable', table)]));
-    assert.ok(again.logs.includes('Program log: Lookup table is already deactivated'));
+    assert.ok(again.logs.includes('Lookup table is already deactivated'));
     const extend = world.run(send([extendIx(table, addresses(1, 90))]));
-    assert.ok(extend.logs.includes('Program log: Deactivated tables cannot be extended'));
+    assert.ok(extend.logs.includes('Deactivated tables cannot be extended'));
     const sameSlot = world.run(send([closeIx(table, other.address)]));
     assert.deepEqual(sameSlot.err, { InstructionError: [0, 'InvalidArgument'] });
-    assert.ok(sameSlot.logs.includes("Program log: Table cannot be closed until it's fully deactivated in 513 blocks"));
+    assert.ok(sameSlot.logs.includes("Table cannot be closed until it's fully deactivated in 513 blocks"));
     world.slot = 1002;
-    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Program log: Table cannot be closed until it's fully deactivated in 512 blocks"));
+    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Table cannot be closed until it's fully deactivated in 512 blocks"));
     world.slot = 1001 + 512;
-    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Program log: Table cannot be closed until it's fully deactivated in 1 blocks"));
+    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Table cannot be closed until it's fully deactivated in 1 blocks"));
     const self = world.run(send([closeIx(table, table)]));
-    assert.ok(self.logs.includes('Program log: Lookup table cannot be the recipient of reclaimed lamports'));
+    assert.ok(self.logs.includes('Lookup table cannot be the recipient of reclaimed lamports'));
     world.slot = 1001 + 513;
     const lamports = world.accounts.get(table)!.lamports;
     const closed = world.run(send([closeIx(table, other.address)]));
