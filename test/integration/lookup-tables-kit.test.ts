@@ -201,6 +201,12 @@ describe('address lookup tables with @solana/kit', () => {
     assert.ok(keys.slice(0, -1).every((k) => k.source === 'transaction'));
     const sigs = await rpc.getSignaturesForAddress(recipients[1]!, { commitment: 'confirmed' }).send();
     assert.deepEqual(sigs.map((s) => s.signature), [sig]);
+    const block = await rawRpc(node.rpcUrl, 'getBlock', [Number(got.slot), { commitment: 'confirmed', maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' }]);
+    const entry = block.result.transactions.find((t: { transaction: { signatures: string[] } }) => t.transaction.signatures[0] === sig);
+    assert.deepEqual(entry.transaction.accountKeys.at(-1), { pubkey: recipients[1], writable: true, signer: false, source: 'lookupTable' });
+    assert.equal(entry.version, 0);
+    const legacyClient = await rawRpc(node.rpcUrl, 'getTransaction', [sig, { commitment: 'confirmed' }]);
+    assert.equal(legacyClient.error.code, -32015, 'a client without maxSupportedTransactionVersion cannot read it');
   });
 
   it('a wrong index, a missing table or a table of another owner: Agave\'s errors, nothing changed', async () => {
@@ -225,6 +231,12 @@ describe('address lookup tables with @solana/kit', () => {
     assert.deepEqual(owner.error, { code: -32602, message: 'invalid transaction: Transaction loads an address table account with an invalid owner' });
     const simulated = await rawRpc(node.rpcUrl, 'simulateTransaction', [bad((w) => (w[w.length - 2] = 9)), { encoding: 'base64', commitment: 'confirmed' }]);
     assert.equal(simulated.error.code, -32602);
+    // getFeeForMessage resolves the tables too: the message starts after the signature count and the one signature.
+    const message = (mutate: (w: Uint8Array) => void) => Buffer.from(Buffer.from(bad(mutate), 'base64').subarray(65)).toString('base64');
+    const fee = await rawRpc(node.rpcUrl, 'getFeeForMessage', [message(() => {}), { commitment: 'confirmed' }]);
+    assert.equal(fee.result.value, 5000);
+    const badFee = await rawRpc(node.rpcUrl, 'getFeeForMessage', [message((w) => (w[w.length - 2] = 9)), { commitment: 'confirmed' }]);
+    assert.deepEqual(badFee.error, { code: -32602, message: 'invalid transaction message: Transaction address table lookup uses an invalid index' });
     assert.equal((await rpc.getBalance(payer.address, { commitment: 'processed' }).send()).value, before);
   });
 });
