@@ -5,6 +5,9 @@
  * and the jsonParsed shapes.
  */
 import { test, describe } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import bs58 from 'bs58';
 import { ByteWriter } from '../../node-core/common/bytes.ts';
@@ -13,6 +16,10 @@ import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
 import { BlockhashQueue } from '../../node-core/ledger/blockhash-queue.ts';
+import type { Chain } from '../../node-core/ledger/chain.ts';
+import { createGenesis, genesisHashOf, LAMPORTS_PER_SOL } from '../../node-core/ledger/genesis.ts';
+import { openChain, writeGenesis } from '../../node-core/ledger/open-chain.ts';
+import { MemoryStore } from '../../node-core/store/memory-store.ts';
 import { cloneAccount, minimumBalanceForRentExemption, newAccount, type Account } from '../../node-core/runtime/account.ts';
 import { loadMessageAddresses, MAX_TX_ACCOUNT_LOCKS } from '../../node-core/runtime/address-loader.ts';
 import { builtinProgramAccount, executeTransaction, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
@@ -446,5 +453,84 @@ describe('the slot hashes the chain keeps', () => {
     assert.deepEqual([recent[0]!.slot, recent[511]!.slot], [699, 188]);
     assert.ok(q.get(hash(699 - 299)), 'the 300th newest is found by hash');
     assert.equal(q.get(hash(699 - 300)), undefined, 'the 301st newest is not');
+  });
+});
+
+describe('on the chain, across a restart', () => {
+  test('a table serves v0 transactions from the slot after its extension, through the cool-down and a restart, then is not found', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-alt-test-'));
+    try {
+      const { config, keys } = createGenesis({
+        ledger: dir,
+        mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+        slotMs: 400,
+        slotsPerEpoch: 432_000,
+        devAccountLamports: 100 * LAMPORTS_PER_SOL,
+      });
+      const hash = genesisHashOf(config);
+      const store = new MemoryStore();
+      await writeGenesis(store, config, hash);
+      const open = () => openChain({ store, genesis: config, genesisHash: hash, programs: builtinPrograms, slotMs: 400, rootDepth: 2 });
+      const seal = async (c: Chain, n: number) => {
+        for (let i = 0; i < n; i++) {
+          c.sealWorkingBank();
+          await c.flushed();
+        }
+      };
+      const owner = keys.devAccounts[0]!;
+      let chain = await open();
+      await seal(chain, 3);
+      const recentSlot = chain.confirmedSlot;
+      const { address: table, bump } = deriveTable(owner.address, recentSlot);
+      const entries = addresses(2);
+      const bh = () => chain.latestBlockhash('processed').blockhash;
+      const metas = [{ key: table, writable: true }, { key: owner.address, signer: true }, { key: owner.address, signer: true, writable: true }, { key: SYSTEM_PROGRAM_ID }];
+      const created = chain.processTransaction(
+        buildTransaction(owner, [
+          altIx({ type: 'createLookupTable', recentSlot: BigInt(recentSlot), bumpSeed: bump }, metas),
+          altIx({ type: 'extendLookupTable', newAddresses: entries }, metas),
+        ], bh()),
+      );
+      assert.equal(created.err, null);
+      const transfer = (lamports: number) => {
+        const m: UnsignedMessage = {
+          version: 0,
+          header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
+          accountKeys: [owner.address, SYSTEM_PROGRAM_ID],
+          recentBlockhash: bh(),
+          instructions: [{ programIdIndex: 1, accounts: [0, 2], data: transferData(lamports) }],
+          addressTableLookups: [{ accountKey: table, writableIndexes: [1], readonlyIndexes: [] }],
+        };
+        return signMessage(m, [owner]);
+      };
+      // Same slot as the extension: the address is not usable yet.
+      assert.equal(refused(() => chain.processTransaction(transfer(2_000_000))), 'InvalidAddressLookupTableIndex');
+      await seal(chain, 1);
+      const sent = chain.processTransaction(transfer(2_000_000));
+      assert.equal(sent.err, null);
+      assert.deepEqual(sent.loadedAddresses, { writable: [entries[1]], readonly: [] });
+      await seal(chain, 1);
+
+      const deactivated = chain.processTransaction(buildTransaction(owner, [altIx({ type: 'deactivateLookupTable' }, metas.slice(0, 2))], bh()));
+      assert.equal(deactivated.err, null);
+      const deactivationSlot = chain.processedSlot;
+      await seal(chain, 400);
+      await chain.stop();
+      chain = await open();
+      const slotHashes = chain.bankAt('processed').sysvars.slotHashes;
+      assert.deepEqual([slotHashes.length, slotHashes[0]![0], slotHashes.at(-1)![0]], [chain.processedSlot, chain.processedSlot - 1, 0], 'every slot is in the slot hashes after the restart');
+      assert.equal(chain.processTransaction(transfer(3_000_000)).err, null, 'deactivating: still usable 400 slots on, after a restart');
+      await seal(chain, deactivationSlot + 513 - chain.processedSlot);
+      assert.equal(chain.processedSlot, deactivationSlot + 513);
+      assert.equal(refused(() => chain.processTransaction(transfer(4_000_000))), 'AddressLookupTableNotFound');
+      const recipient = owner.address;
+      const closed = chain.processTransaction(buildTransaction(owner, [altIx({ type: 'closeLookupTable' }, [...metas.slice(0, 2), { key: recipient, writable: true }])], bh()));
+      assert.equal(closed.err, null);
+      assert.equal(chain.getAccount(table, 'processed'), null);
+      assert.equal(chain.getAccount(entries[1]!, 'processed')!.lamports, 5_000_000);
+      await chain.stop();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
