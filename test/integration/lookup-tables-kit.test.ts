@@ -141,6 +141,12 @@ describe('address lookup tables with @solana/kit', () => {
   let authority: KeyPairSigner;
   let tableSlot: bigint;
 
+  it('the program is a builtin account of the genesis', async () => {
+    const { value } = await rpc.getAccountInfo(ALT, { encoding: 'base64' }).send();
+    assert.equal(value!.executable, true);
+    assert.equal(value!.owner, 'NativeLoader1111111111111111111111111111111');
+  });
+
   it('creates and extends a table at the derived address', async () => {
     authority = await generateKeyPairSigner();
     recipients = await Promise.all([1, 2, 3].map(async () => (await generateKeyPairSigner()).address));
