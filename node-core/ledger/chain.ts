@@ -497,7 +497,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
     const bank = this.bankAt(commitment);
-    return loadMessageAddresses(message, (a) => bank.get(a), bank.sysvars);
+    return loadMessageAddresses(message, (a) => this.getAccount(a, commitment), bank.sysvars);
   }
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */
