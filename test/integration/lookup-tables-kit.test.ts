@@ -296,6 +296,11 @@ describe('address lookup tables with @solana/web3.js', () => {
     assert.equal(got!.transaction.message.addressTableLookups.length, 1);
     const keys = got!.transaction.message.getAccountKeys({ accountKeysFromLookups: got!.meta!.loadedAddresses! });
     assert.equal(keys.get(keys.length - 1)!.toBase58(), recipients[0]!.toBase58());
+    const parsed = await conn.getParsedTransaction(sig, { maxSupportedTransactionVersion: 0 });
+    const last = parsed!.transaction.message.accountKeys.at(-1)!;
+    assert.deepEqual([last.pubkey.toBase58(), last.writable, last.signer, last.source], [recipients[0]!.toBase58(), true, false, 'lookupTable']);
+    const ix = parsed!.transaction.message.instructions[0] as { program: string; parsed: { type: string; info: { destination: string } } };
+    assert.deepEqual([ix.program, ix.parsed.type, ix.parsed.info.destination], ['system', 'transfer', recipients[0]!.toBase58()]);
     assert.equal(await conn.getBalance(recipients[0]!), 2_000_000);
   });
 
