@@ -179,12 +179,13 @@ describe('the Address Lookup Table program against LiteSVM', () => {
     w.run(send([altIx({ type: 'freezeLookupTable' }, metas(a.address).slice(0, 2))]), watch, ixErr('Immutable'));
     w.run(send([altIx({ type: 'deactivateLookupTable' }, metas(a.address).slice(0, 2))]), watch, ixErr('Immutable'));
 
-    w.run(send([altIx({ type: 'createLookupTable', recentSlot: 991n, bumpSeed: b.bump }, metas(b.address)), altIx({ type: 'extendLookupTable', newAddresses: entries.slice(0, 2) }, metas(b.address))]), watch);
+    w.run(send([altIx({ type: 'createLookupTable', recentSlot: 991n, bumpSeed: b.bump }, metas(b.address)), altIx({ type: 'extendLookupTable', newAddresses: [...entries.slice(0, 2), payer.address] }, metas(b.address))]), watch);
     w.run(send([altIx({ type: 'deactivateLookupTable' }, metas(b.address).slice(0, 2))]), watch);
     w.run(send([altIx({ type: 'extendLookupTable', newAddresses: entries.slice(2, 3) }, metas(b.address))]), watch, ixErr('InvalidArgument'));
     w.run(send([altIx({ type: 'closeLookupTable' }, [...metas(b.address).slice(0, 2), { key: payer.address, writable: true }])]), watch, ixErr('InvalidArgument'));
     w.warp(1001 + 512);
     w.run(transfer(b.address, 0, 1_000_001), [...watch, entries[0]!]);
+    w.run(transfer(b.address, 2, 1_000_001), watch, JSON.stringify('AccountLoadedTwice'));
     w.warp(1001 + 513);
     w.run(transfer(b.address, 0, 1_000_002), watch, JSON.stringify('AddressLookupTableNotFound'));
     w.run(send([altIx({ type: 'closeLookupTable' }, [...metas(b.address).slice(0, 2), { key: payer.address, writable: true }])]), watch);
