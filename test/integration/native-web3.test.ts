@@ -463,9 +463,10 @@ describe('native JSON-RPC with @solana/web3.js', () => {
     assert.equal(await conn.getBalance(to.publicKey), LAMPORTS_PER_SOL);
     const advanced = await read();
     assert.notEqual(advanced.nonce, first.nonce);
-    // The same durable transaction cannot land twice.
+    // The same durable transaction cannot land twice: its nonce has moved on, and the age check comes
+    // before the status cache (Agave's order), so the answer is that the blockhash is unknown.
     const replay = await sendError(conn.sendRawTransaction(durable.serialize()));
-    assert.equal(replay.transactionError.message, 'Transaction simulation failed: This transaction has already been processed');
+    assert.equal(replay.transactionError.message, 'Transaction simulation failed: Blockhash not found');
 
     // Authorize a new authority; only it can withdraw now.
     const newAuthority = Keypair.generate();
