@@ -14,7 +14,7 @@ import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
 import { minimumBalanceForRentExemption, newAccount, type Account } from '../../node-core/runtime/account.ts';
 import { builtinProgramAccount, executeTransaction } from '../../node-core/runtime/executor.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
-import { verifyEd25519 } from '../../node-core/runtime/programs/precompiles/ed25519.ts';
+import { SMALL_ORDER_ENCODINGS, verifyEd25519 } from '../../node-core/runtime/programs/precompiles/ed25519.ts';
 import { verifySecp256k1 } from '../../node-core/runtime/programs/precompiles/secp256k1.ts';
 import { verifySecp256r1 } from '../../node-core/runtime/programs/precompiles/secp256r1.ts';
 import { PrecompileFailure } from '../../node-core/runtime/programs/precompiles/errors.ts';
@@ -109,7 +109,17 @@ describe('Ed25519 precompile', () => {
     assert.equal(outcome(() => verifyEd25519(refs, [new Uint8Array(3), refs])), PrecompileError.InvalidDataOffsets);
   });
 
-  test('a key that is no curve point: InvalidPublicKey; a small-order key: InvalidSignature', () => {
+  test('the small-order encodings are exactly those that decompress to a point of small order', () => {
+    assert.equal(SMALL_ORDER_ENCODINGS.size, 14);
+    for (const hex of SMALL_ORDER_ENCODINGS) assert.ok(Point.fromBytes(Buffer.from(hex, 'hex'), true).isSmallOrder(), hex);
+    // The 8 points of small order, each reached: their canonical encodings are among the set.
+    const torsion = new Set<string>();
+    for (const hex of SMALL_ORDER_ENCODINGS) torsion.add(Point.fromBytes(Buffer.from(hex, 'hex'), true).toHex());
+    assert.equal(torsion.size, 8);
+    for (let i = 0; i < 20; i++) assert.ok(!Point.fromBytes(Web3Keypair.generate().publicKey.toBytes(), true).isSmallOrder());
+  });
+
+  test('a key that is no curve point: InvalidPublicKey (before the message is read); a small-order key: InvalidSignature', () => {
     const data = valid();
     const keyAt = new DataView(data.buffer).getUint16(6, true);
     let notAPoint: Uint8Array | null = null;
@@ -125,6 +135,9 @@ describe('Ed25519 precompile', () => {
     const bad = data.slice();
     bad.set(notAPoint!, keyAt);
     assert.equal(ed(bad), PrecompileError.InvalidPublicKey);
+    const badKeyAndMessage = bad.slice();
+    new DataView(badKeyAndMessage.buffer).setUint16(14, 3, true); // message in a missing instruction
+    assert.equal(ed(badKeyAndMessage), PrecompileError.InvalidPublicKey);
     // The identity as key, R = identity, S = 0: OpenSSL's cofactorless check accepts it for any
     // message; ed25519-dalek's verify_strict (Agave) refuses small-order points.
     const identity = new Uint8Array(32);
