@@ -1,81 +1,274 @@
 /**
- * The desktop shell's logic, apart from Electron itself so it can be tested with Electron mocked:
- * when the app is ready it starts the node core (the same startNode the CLI and the tests use) on
- * the default ports and the per-user ledger, opens a window on the explorer, and stops the node,
- * flushing its store, before the app quits.
+ * The desktop shell's logic, apart from Electron itself so it can be tested with Electron mocked.
+ * One instance per user (a second launch focuses the first window). When the app is ready it opens
+ * a hardened window, starts the node core (the same startNode the CLI and the tests use) on the
+ * per-user ledger, and loads the explorer the node serves; a start that fails (a port in use, the
+ * ledger in use) shows a page in the window with the way out. Quitting waits until the node has
+ * stopped and flushed its store.
  */
 import type { RunningNode } from '../node-core/server/start.ts';
 import type { NodeOptions } from '../node-core/server/options.ts';
+import {
+  decideNavigation,
+  explorerUrlOf,
+  isExplorerUrl,
+  isExternalWebLink,
+  isPermissionGranted,
+  isPermissionGrantedToOrigin,
+  isShellPage,
+  secureWebPreferences,
+  withDesktopCsp,
+  type SecureWebPreferences,
+} from './hardening.ts';
+import { failurePage, SHELL_ACTIONS, startingPage, type ShellAction } from './pages.ts';
 
-/** The parts of Electron the shell uses. */
+/** A cancellable Electron event. */
+export interface PreventableEvent {
+  preventDefault(): void;
+}
+
+export interface WebContentsLike {
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
+  on(event: 'will-navigate', listener: (event: PreventableEvent & { url: string }) => void): unknown;
+  on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
+  getURL(): string;
+}
+
+export interface WindowLike {
+  loadURL(url: string): Promise<void>;
+  webContents: WebContentsLike;
+  isDestroyed(): boolean;
+  isMinimized(): boolean;
+  restore(): void;
+  focus(): void;
+  on(event: 'closed', listener: () => void): unknown;
+}
+
+export interface WindowOptions {
+  width: number;
+  height: number;
+  minWidth: number;
+  minHeight: number;
+  title: string;
+  backgroundColor: string;
+  webPreferences: SecureWebPreferences;
+}
+
+export interface SessionLike {
+  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string }) => void): void;
+  setPermissionCheckHandler(handler: (webContents: unknown, permission: string, requestingOrigin: string) => boolean): void;
+  webRequest: {
+    onHeadersReceived(
+      listener: (
+        details: { url: string; responseHeaders?: Record<string, string[]> },
+        callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
+      ) => void,
+    ): void;
+  };
+}
+
+export interface IpcEventLike {
+  senderFrame: { url: string } | null;
+}
+
+/** The parts of Electron the shell uses (main.ts adapts the real module to this). */
 export interface ElectronLike {
   app: {
+    requestSingleInstanceLock(): boolean;
     whenReady(): Promise<unknown>;
-    on(event: 'window-all-closed' | 'before-quit' | 'activate', listener: (e: { preventDefault(): void }) => void): unknown;
+    on(event: 'window-all-closed' | 'activate' | 'second-instance', listener: () => void): unknown;
+    on(event: 'before-quit', listener: (event: PreventableEvent) => void): unknown;
     quit(): void;
-    exit(code?: number): void;
+    getVersion(): string;
   };
-  BrowserWindow: {
-    new (options: { width: number; height: number; title: string; webPreferences: { contextIsolation: boolean; nodeIntegration: boolean; sandbox: boolean } }): {
-      loadURL(url: string): Promise<void>;
-    };
-    getAllWindows(): unknown[];
-  };
-  dialog: { showErrorBox(title: string, content: string): void };
+  createWindow(options: WindowOptions): WindowLike;
+  windowCount(): number;
+  /** The default session (only once the app is ready). */
+  defaultSession(): SessionLike;
+  shell: { openExternal(url: string): Promise<void> };
+  ipcMain: { handle(channel: string, listener: (event: IpcEventLike, ...args: unknown[]) => unknown): void };
 }
 
 export interface DesktopDeps {
   electron: ElectronLike;
   startNode(options: NodeOptions): Promise<RunningNode>;
+  /** The node's options (the per-user ledger, the default ports). */
   options: NodeOptions;
   platform: NodeJS.Platform;
+  /** Absolute path of the CommonJS preload (electron/preload.cjs). */
+  preload: string;
+  log?: (message: string) => void;
+}
+
+/** What the explorer may ask the preload for. */
+export interface DesktopInfo {
+  version: string;
+  rpcUrl: string;
+  pubsubUrl: string;
+  evmRpcUrl: string;
+  explorerUrl: string;
 }
 
 export interface Desktop {
-  /** Resolves once the node runs and the first window is open. */
-  ready: Promise<RunningNode>;
+  /** False when another instance already runs (this one quits at once). */
+  primary: boolean;
+  /** Resolves once the window shows the explorer (the running node) or a failure page (null). */
+  ready: Promise<RunningNode | null>;
+  /** The node now running, if any. */
+  node(): RunningNode | null;
+  /** The node options in use (after "Start on free ports", ports 0). */
+  options(): NodeOptions;
 }
 
-export function runDesktop({ electron, startNode, options, platform }: DesktopDeps): Desktop {
-  const { app, BrowserWindow, dialog } = electron;
-  let node: RunningNode | null = null;
-  let stopped = false;
+export function runDesktop({ electron, startNode, options, platform, preload, log = () => {} }: DesktopDeps): Desktop {
+  const { app, shell, ipcMain } = electron;
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return { primary: false, ready: Promise.resolve(null), node: () => null, options: () => options };
+  }
 
-  const openWindow = (url: string) => {
-    const win = new BrowserWindow({
-      width: 1280,
-      height: 860,
-      title: 'Isthmus',
-      webPreferences: { contextIsolation: true, nodeIntegration: false, sandbox: true },
-    });
-    return win.loadURL(url);
+  let node: RunningNode | null = null;
+  let nodeOptions = options;
+  let starting: Promise<RunningNode | null> | null = null;
+  let window: WindowLike | null = null;
+  let shownPage = '';
+  /** Set once the node is stopped for quitting: the next before-quit goes through. */
+  let readyToQuit = false;
+  let quitting: Promise<void> | null = null;
+
+  const openExternally = (url: string) => {
+    if (isExternalWebLink(url)) void shell.openExternal(url).catch((e) => log(`could not open ${url}: ${(e as Error).message}`));
   };
 
+  const show = (url: string) => {
+    shownPage = url;
+    if (!window || window.isDestroyed()) return Promise.resolve();
+    return window.loadURL(url).catch((e) => log(`could not load ${url.slice(0, 80)}: ${(e as Error).message}`));
+  };
+
+  const openWindow = (): WindowLike => {
+    const win = electron.createWindow({
+      width: 1280,
+      height: 860,
+      minWidth: 720,
+      minHeight: 480,
+      title: 'Isthmus',
+      backgroundColor: '#0f1420',
+      webPreferences: secureWebPreferences(preload, app.getVersion()),
+    });
+    const contents = win.webContents;
+    contents.setWindowOpenHandler(({ url }) => {
+      openExternally(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-navigate', (e) => {
+      const decision = decideNavigation(e.url, node);
+      if (decision === 'allow') return;
+      e.preventDefault();
+      if (decision === 'open-externally') openExternally(e.url);
+    });
+    contents.on('will-attach-webview', (e) => e.preventDefault());
+    win.on('closed', () => {
+      if (window === win) window = null;
+    });
+    window = win;
+    return win;
+  };
+
+  /** Starts the node with `opts` and shows the explorer, or the page saying why it could not start. */
+  const startAndShow = (opts: NodeOptions): Promise<RunningNode | null> => {
+    nodeOptions = opts;
+    starting = (async () => {
+      await show(startingPage(opts.ledger));
+      try {
+        node = await startNode(opts);
+      } catch (e) {
+        log(`the node could not start: ${(e as Error).message}`);
+        await show(failurePage(e, opts.ledger));
+        return null;
+      }
+      await show(explorerUrlOf(node));
+      return node;
+    })().finally(() => {
+      starting = null;
+    });
+    return starting;
+  };
+
+  const focusWindow = () => {
+    if (!window || window.isDestroyed()) {
+      openWindow();
+      void show(node ? explorerUrlOf(node) : shownPage);
+      return;
+    }
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  };
+
+  /** Permissions and the content security policy of the window's session. */
+  const configureSession = (session: SessionLike) => {
+    session.setPermissionRequestHandler((_contents, permission, callback, details) => callback(isPermissionGranted(permission, details.requestingUrl, node)));
+    session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionGrantedToOrigin(permission, requestingOrigin, node));
+    session.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: withDesktopCsp(details.url, details.responseHeaders, node) }));
+  };
+
+  // ---- the preload's channels; each checks which page is asking ----
+  const fromExplorer = (e: IpcEventLike) => !!e.senderFrame && isExplorerUrl(e.senderFrame.url, node);
+  const fromShellPage = (e: IpcEventLike) => !!e.senderFrame && isShellPage(e.senderFrame.url);
+  ipcMain.handle('isthmus:info', (e): DesktopInfo | null => {
+    if (!fromExplorer(e) || !node) return null;
+    return { version: app.getVersion(), rpcUrl: node.rpcUrl, pubsubUrl: node.pubsubUrl, evmRpcUrl: node.evmRpcUrl, explorerUrl: explorerUrlOf(node) };
+  });
+  ipcMain.handle('isthmus:open-external', (e, url) => {
+    if (!fromExplorer(e) || typeof url !== 'string' || !isExternalWebLink(url)) return false;
+    openExternally(url);
+    return true;
+  });
+  for (const action of SHELL_ACTIONS) {
+    ipcMain.handle(`isthmus:${action}`, (e) => (fromShellPage(e) ? shellAction(action) : false));
+  }
+  const shellAction = (action: ShellAction): boolean => {
+    if (action === 'quit') {
+      app.quit();
+      return true;
+    }
+    if (node || starting || quitting) return false;
+    const opts = action === 'use-free-ports' ? { ...nodeOptions, rpcPort: 0, rpcPubsubPort: undefined, evmRpcPort: 0 } : nodeOptions;
+    void startAndShow(opts);
+    return true;
+  };
+
+  // ---- app lifecycle ----
+  app.on('second-instance', focusWindow);
   app.on('window-all-closed', () => {
     if (platform !== 'darwin') app.quit();
   });
   app.on('activate', () => {
-    if (node && BrowserWindow.getAllWindows().length === 0) void openWindow(node.rpcUrl);
+    if (electron.windowCount() === 0) focusWindow();
   });
   app.on('before-quit', (e) => {
-    if (!node || stopped) return;
-    // Hold the quit until the store is flushed, then quit for real.
+    if (readyToQuit) return;
+    if (!node && !starting) return;
+    // Hold the quit until the node has stopped and its store is flushed, then quit for real.
     e.preventDefault();
-    stopped = true;
-    node.close().finally(() => app.quit());
+    quitting ??= (async () => {
+      const running = starting ? await starting.catch(() => null) : node;
+      try {
+        await running?.close();
+      } catch (err) {
+        log(`stopping the node failed: ${(err as Error).message}`);
+      }
+      node = null;
+      readyToQuit = true;
+      app.quit();
+    })();
   });
 
   const ready = (async () => {
     await app.whenReady();
-    try {
-      node = await startNode(options);
-    } catch (e) {
-      dialog.showErrorBox('Isthmus could not start its node', (e as Error).message);
-      app.exit(1);
-      throw e;
-    }
-    await openWindow(node.rpcUrl);
-    return node;
+    configureSession(electron.defaultSession());
+    openWindow();
+    return startAndShow(nodeOptions);
   })();
-  return { ready };
+  return { primary: true, ready, node: () => node, options: () => nodeOptions };
 }

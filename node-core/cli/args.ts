@@ -92,6 +92,11 @@ const FLAGS = {
     type: 'string', arg: 'DIR', multiple: true,
     help: 'Load every *.json account file in DIR (see --account); repeatable',
   },
+  'known-validator': {
+    type: 'string', arg: 'URL', multiple: true,
+    help: 'JSON RPC URL of a known validator; GET /health and getHealth report this node behind once its slot trails the highest of theirs by 150 (repeatable)',
+  },
+  'trusted-validator': { type: 'string', arg: 'URL', multiple: true, help: 'The same as --known-validator (its older name)' },
   help: { type: 'boolean', short: 'h', help: 'Print this help' },
 } satisfies Record<string, FlagSpec>;
 
@@ -266,7 +271,24 @@ function parseStart(argv: string[]): CommandLine {
       throw e;
     }
   }
+  const known: string[] = [];
+  for (const flag of ['known-validator', 'trusted-validator'] as const) {
+    for (const url of (values[flag] ?? []) as unknown as string[]) {
+      if (!isHttpUrl(url)) return fail(`--${flag} must be an http:// or https:// JSON RPC URL, got '${url}'`);
+      known.push(url);
+    }
+  }
+  if (known.length > 0) options.knownValidators = known;
   return { command: 'start', options };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 const strictParse = (args: string[]) => parseArgs({ args, options: PARSE_OPTIONS, strict: true, allowPositionals: false });

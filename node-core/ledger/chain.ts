@@ -14,7 +14,8 @@ import { TransactionError, type TransactionErrorValue } from '../runtime/errors.
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
-import type { Transaction } from '../runtime/wire.ts';
+import type { Message, Transaction } from '../runtime/wire.ts';
+import { loadMessageAddresses, type LoadedAddresses } from '../runtime/address-loader.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
 import { Bank, type AccountsDb } from './bank.ts';
 import type { ChainExtension } from './chain-extension.ts';
@@ -475,7 +476,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
         preTokenBalances: result.preTokenBalances,
         postTokenBalances: result.postTokenBalances,
         innerInstructions: result.innerInstructions,
-        loadedAddresses: { writable: [], readonly: [] },
+        loadedAddresses: result.loadedAddresses,
         ...(result.returnData ? { returnData: result.returnData } : {}),
       },
       accountKeys: result.accountKeys,
@@ -488,6 +489,15 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.rememberStatus(tx.id, { slot: bank.slot, index, err: result.err });
     this.emit('transaction', { slot: bank.slot, transaction: stored, writes: result.writes });
     return result;
+  }
+
+  /**
+   * The addresses a v0 message's lookups load at the bank at `commitment` (what Agave's RPC resolves
+   * when it sanitizes a submitted transaction); throws TransactionError for a bad table or index.
+   */
+  loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
+    const bank = this.bankAt(commitment);
+    return loadMessageAddresses(message, (a) => bank.get(a), bank.sysvars);
   }
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */

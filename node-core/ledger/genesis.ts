@@ -25,6 +25,7 @@ import { CHAIN_IDS } from '../evm/constants.ts';
 import { minimumBalanceForRentExemption, type Account } from '../runtime/account.ts';
 import { PRECOMPILE_IDS } from '../runtime/programs/precompiles/index.ts';
 import { fixedEpochSchedule } from './epoch.ts';
+import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../runtime/programs/address-lookup-table/state.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
 import { stakeStateData, voteStateData, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
 import {
@@ -123,6 +124,7 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     // SPL Token and Associated Token Account likewise, with the wrapped-SOL mint they ship with.
     account(TOKEN_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
     account(ASSOCIATED_TOKEN_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
+    builtin(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, 'address_lookup_table_program'),
     account(NATIVE_MINT, minimumBalanceForRentExemption(rent, MINT_LEN), TOKEN_PROGRAM_ID, nativeMintData()),
     account(faucet.address, FAUCET_LAMPORTS, SYSTEM_PROGRAM_ID),
     account(identity.address, IDENTITY_LAMPORTS, SYSTEM_PROGRAM_ID),

@@ -11,7 +11,8 @@ import type { InstructionAccount, InstructionContext, Program, ProgramRegistry, 
 import { computeBudgetOf, prioritizationFee, type ComputeBudget } from './programs/compute-budget.ts';
 import { decodeNonceState, NONCE_ACCOUNT_LENGTH } from './programs/nonce-account.ts';
 import { SYSVAR_IDS, type Sysvars } from './sysvars.ts';
-import { isSignerIndex, isWritableIndex, sanitizeTransaction, type Transaction } from './wire.ts';
+import { isSignerIndex, isWritableIndex, sanitizeTransaction, type Message, type Transaction } from './wire.ts';
+import { loadMessageAddresses, messageAccountKeys, validateAccountLocks, type LoadedAddresses } from './address-loader.ts';
 import { Invocations, type InnerInstructions } from './invoke.ts';
 import { collectTokenBalances, type TokenBalance } from './token-balances.ts';
 import type { ReturnData } from './program.ts';
@@ -35,7 +36,9 @@ export interface ExecutedTransaction {
   err: TransactionErrorValue | null;
   fee: number;
   logs: string[];
+  /** Every account key: the static ones, then those loaded from address lookup tables. */
   accountKeys: Address[];
+  loadedAddresses: LoadedAddresses;
   preBalances: number[];
   postBalances: number[];
   computeUnitsConsumed: number;
@@ -210,11 +213,16 @@ interface Loaded {
   originals: Account[];
 }
 
-function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account): Loaded {
+/** Write permission of key `i` before demotion: the header's for static keys; loaded writable addresses come right after them. */
+function requestedWritable(m: Message, loaded: LoadedAddresses, i: number): boolean {
+  const statics = m.accountKeys.length;
+  return i < statics ? isWritableIndex(m, i) : i < statics + loaded.writable.length;
+}
+
+function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account, keys: Address[], loadedAddresses: LoadedAddresses): Loaded {
   const m = tx.message;
-  const keys = m.accountKeys;
   const programIds = new Set(m.instructions.map((ix) => keys[ix.programIdIndex]!));
-  const writable = keys.map((k, i) => isWritableIndex(m, i) && !SYSVAR_IDS.has(k) && !env.programs.has(k) && !programIds.has(k));
+  const writable = keys.map((k, i) => requestedWritable(m, loadedAddresses, i) && !SYSVAR_IDS.has(k) && !env.programs.has(k) && !programIds.has(k));
   const originals = keys.map((k, i) => (i === 0 ? chargedPayer : (env.readAccount(k) ?? EMPTY_ACCOUNT())));
   // Every account gets a private copy, read-only ones too: a failed transaction leaves the bank
   // untouched, and a program that writes a read-only account in place is caught, not obeyed.
@@ -267,7 +275,9 @@ export async function executeTransactionAsync(tx: Transaction, env: ExecutionEnv
  */
 function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>, ExecutedTransaction, void> {
   sanitizeTransaction(tx);
-  if (tx.message.addressTableLookups.length > 0) throw new TransactionError('AddressLookupTableNotFound');
+  const loadedAddresses = loadMessageAddresses(tx.message, env.readAccount, env.sysvars);
+  const keys = messageAccountKeys(tx.message, loadedAddresses);
+  validateAccountLocks(keys);
   const budget = computeBudgetOf(tx.message);
   const fee = transactionFee(tx, budget, env.sysvars.lamportsPerSignature);
   const payerKey = tx.message.accountKeys[0]!;
@@ -275,7 +285,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   const chargedPayer = chargeFeePayer(env, payerKey, fee);
   checkPrograms(tx, env);
 
-  const loaded = loadAccounts(tx, env, chargedPayer);
+  const loaded = loadAccounts(tx, env, chargedPayer, keys, loadedAddresses);
   const preBalances = loaded.keys.map((k, i) => (i === 0 ? payerBefore!.lamports : loaded.accounts[i]!.lamports));
   // As Agave, the fee payer's rent state before execution is the one after the fee.
   const preRent = loaded.accounts.map((a) => rentState(env, a));
@@ -384,7 +394,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     postBalances = loaded.accounts.map((a) => a.lamports);
   } else {
     writes = [[payerKey, chargedPayer]];
-    const nonceWrite = env.durableNonce ? advancedNonceAfterFailure(tx, env, chargedPayer) : null;
+    const nonceWrite = env.durableNonce ? advancedNonceAfterFailure(tx, env, chargedPayer, loaded) : null;
     // A nonce account that pays its own fee is one write, charged and advanced.
     if (nonceWrite) (nonceWrite[0] === payerKey ? (writes[0] = nonceWrite) : writes.push(nonceWrite));
     postBalances = preBalances.slice();
@@ -399,6 +409,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     fee,
     logs: logs.lines,
     accountKeys: loaded.keys,
+    loadedAddresses,
     preBalances,
     postBalances,
     computeUnitsConsumed: unitsUsed,
@@ -452,8 +463,9 @@ function runPrecompile(
  * AdvanceNonceAccount instruction alone on fresh copies (the fee payer as charged) and keep the nonce
  * account it produced.
  */
-function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPayer: Account): [Address, Account] | null {
+function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPayer: Account, loaded: Loaded): [Address, Account] | null {
   const m = tx.message;
+  const keys = loaded.keys;
   const ix = m.instructions[0]!;
   const nonceIndex = ix.accounts[0];
   if (nonceIndex === undefined) return null;
@@ -462,7 +474,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   const accountAt = (i: number) => {
     let a = copies.get(i);
     if (!a) {
-      a = i === 0 ? cloneAccount(chargedPayer) : markRentExempt(cloneAccount(env.readAccount(m.accountKeys[i]!) ?? EMPTY_ACCOUNT()), env.sysvars.rent);
+      a = i === 0 ? cloneAccount(chargedPayer) : markRentExempt(cloneAccount(env.readAccount(keys[i]!) ?? EMPTY_ACCOUNT()), env.sysvars.rent);
       copies.set(i, a);
     }
     return a;
@@ -470,7 +482,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   const ctx: InstructionContext = {
     programId: SYSTEM_PROGRAM_ID,
     data: ix.data,
-    accounts: ix.accounts.map((i) => ({ index: i, key: m.accountKeys[i]!, isSigner: isSignerIndex(m, i), isWritable: isWritableIndex(m, i), account: accountAt(i) })),
+    accounts: ix.accounts.map((i) => ({ index: i, key: keys[i]!, isSigner: isSignerIndex(m, i), isWritable: loaded.writable[i]!, account: accountAt(i) })),
     instructionIndex: 0,
     sysvars: env.sysvars,
     scope: new Scope(),
@@ -488,7 +500,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   } catch {
     return null;
   }
-  return [m.accountKeys[nonceIndex]!, copies.get(nonceIndex)!];
+  return [keys[nonceIndex]!, copies.get(nonceIndex)!];
 }
 
 /** Builtin program accounts as genesis creates them: executable, owned by the native loader. */

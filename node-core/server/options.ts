@@ -32,6 +32,10 @@ export interface NodeOptions {
   rpcAllowedHosts: string[];
   /** Accounts to load (--account, --account-dir): into a new genesis, or over an existing ledger's at start. */
   accounts?: Array<{ address: Address; account: Account }>;
+  /** JSON-RPC URLs of known validators: the health check compares the node's slot with theirs. */
+  knownValidators?: string[];
+  /** How often the known validators are polled (default 1 s). */
+  knownValidatorPollMs?: number;
 }
 
 export const DEFAULT_OPTIONS = {

@@ -32,6 +32,8 @@ import type { EvmRpcContext } from '../rpc/eth/context.ts';
 import { FilterManager } from '../rpc/eth/filters.ts';
 import { ethMethods } from '../rpc/eth/methods.ts';
 import { startEvmServer, type EvmServer } from './evm-server.ts';
+import { KnownValidators } from './known-validators.ts';
+import { healthStatus, healthText } from '../rpc/health.ts';
 
 export const NODE_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
@@ -147,7 +149,15 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     // eth_* are answered on the native port too, as on Velas's validator.
     const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));
     const dispatcher = new Dispatcher({ ...nativeMethods, ...ethOnNativePort }, ctx);
-    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => 'ok', allowedHosts: options.rpcAllowedHosts });
+    const known = new KnownValidators(options.knownValidators ?? [], {
+      intervalMs: options.knownValidatorPollMs,
+      onChange: (v, reachable, reason) => {
+        if (!options.quiet) console.log(reachable ? `known validator ${v.url} answers (slot ${v.slot})` : `known validator ${v.url} does not answer: ${reason}`);
+      },
+    });
+    ctx.health = () => healthStatus(chain.confirmedSlot, known.highestSlot());
+    ctx.knownValidators = () => known.validators;
+    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => healthText(ctx.health!()), allowedHosts: options.rpcAllowedHosts });
     const host = options.bindAddress;
     let rpcPort: number;
     let pubsub: PubsubServer | undefined;
@@ -167,10 +177,12 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     ctx.rpcAddress = `${urlHost}:${rpcPort}`;
     ctx.pubsubAddress = `${urlHost}:${pubsub.port}`;
     chain.start();
+    known.start();
 
     let closing: Promise<void> | null = null;
     const close = () =>
       (closing ??= (async () => {
+        known.stop();
         await pubsub.close();
         await evmServer.close();
         filters.close();

@@ -1,0 +1,27 @@
+/**
+ * Builds Electron's main process into dist/electron/main.mjs (`npm run build:desktop`): electron/main.ts
+ * and the node core it imports, compiled from TypeScript into one ES module. Every npm package stays an
+ * import resolved from node_modules at run time, electron included, so native addons (lmdb, keccak,
+ * secp256k1) and wasm load exactly as they do for the CLI.
+ *
+ * The bundle sits two folders below the project root, as node-core/server/ does, so the node core's
+ * paths relative to its own module (../../package.json for the version, ../../renderer/dist for the
+ * explorer) name the same files from the bundle.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('..', import.meta.url)),
+  logLevel: 'warn',
+  build: {
+    ssr: 'electron/main.ts',
+    outDir: 'dist/electron',
+    emptyOutDir: true,
+    target: 'node22',
+    minify: false,
+    sourcemap: true,
+    rollupOptions: { output: { format: 'es', entryFileNames: 'main.mjs' } },
+  },
+  ssr: { target: 'node', external: true },
+});
