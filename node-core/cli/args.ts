@@ -5,6 +5,7 @@ import { defaultLedgerDir } from '../common/data-dir.ts';
 import { normalizeMnemonic, validateMnemonic } from '../keys/mnemonic.ts';
 import { DEFAULT_OPTIONS, type NodeOptions } from '../server/options.ts';
 import { CHAIN_IDS, type NetworkName } from '../evm/constants.ts';
+import { AccountFileError, loadAccountDir, loadAccountFile } from '../ledger/account-files.ts';
 
 export type CommandLine =
   | { command: 'start'; options: NodeOptions }
@@ -20,6 +21,8 @@ interface FlagSpec {
   int?: [min: number, max: number];
   help: string;
   defaultText?: string;
+  /** May be given more than once. */
+  multiple?: boolean;
 }
 
 const MAX_PORT = 65_535;
@@ -81,6 +84,19 @@ const FLAGS = {
     type: 'string', arg: 'HOSTS', defaultText: 'localhost and IP addresses only',
     help: 'Comma-separated host names the HTTP and WebSocket endpoints also answer ("*": any); others get 403',
   },
+  account: {
+    type: 'string', arg: 'ADDRESS FILE', multiple: true,
+    help: 'Load an account from a `solana account --output json` file (ADDRESS -: the file\'s pubkey; also looked up under tests/fixtures) into a new genesis or over an existing ledger; repeatable',
+  },
+  'account-dir': {
+    type: 'string', arg: 'DIR', multiple: true,
+    help: 'Load every *.json account file in DIR (see --account); repeatable',
+  },
+  'known-validator': {
+    type: 'string', arg: 'URL', multiple: true,
+    help: 'JSON RPC URL of a known validator; GET /health and getHealth report this node behind once its slot trails the highest of theirs by 150 (repeatable)',
+  },
+  'trusted-validator': { type: 'string', arg: 'URL', multiple: true, help: 'The same as --known-validator (its older name)' },
   help: { type: 'boolean', short: 'h', help: 'Print this help' },
 } satisfies Record<string, FlagSpec>;
 
@@ -88,9 +104,11 @@ type FlagName = keyof typeof FLAGS;
 const FLAG_SPECS: Record<string, FlagSpec> = FLAGS;
 
 // parseArgs gets only type and short: the help metadata above is not for it (it would treat `default` as its own).
-type ParseOptions = { [K in FlagName]: { type: (typeof FLAGS)[K]['type']; short?: string } };
+type ParseOptions = {
+  [K in FlagName]: { type: (typeof FLAGS)[K]['type']; short?: string; multiple: (typeof FLAGS)[K] extends { multiple: true } ? true : false };
+};
 const PARSE_OPTIONS = Object.fromEntries(
-  Object.entries(FLAG_SPECS).map(([name, { type, short }]) => [name, short ? { type, short } : { type }]),
+  Object.entries(FLAG_SPECS).map(([name, { type, short, multiple }]) => [name, { type, ...(short ? { short } : {}), multiple: multiple === true }]),
 ) as ParseOptions;
 
 function flagLines(): string {
@@ -139,7 +157,29 @@ export function parseCommandLine(argv: string[]): CommandLine {
   return fail(`unknown command '${command}' ${SEE_HELP}`);
 }
 
-function parseStart(args: string[]): CommandLine {
+function parseStart(argv: string[]): CommandLine {
+  // --account takes two values (ADDRESS FILE), which parseArgs cannot express: take the pairs out first.
+  const accountPairs: Array<[string, string]> = [];
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      args.push(...argv.slice(i));
+      break;
+    }
+    if (a.startsWith('--account=')) return fail(`--account takes two values: --account ADDRESS FILE ${SEE_HELP}`);
+    if (a !== '--account') {
+      args.push(a);
+      continue;
+    }
+    const address = argv[i + 1];
+    const file = argv[i + 2];
+    if (address === undefined || file === undefined || (address.startsWith('--') && address !== '-') || file.startsWith('--')) {
+      return fail(`--account needs ADDRESS and FILE, as in --account - account.json ${SEE_HELP}`);
+    }
+    accountPairs.push([address, file]);
+    i += 2;
+  }
   // A lenient pass first, only to turn each mistake into a message naming its flag; the strict
   // parseArgs below then agrees with what this pass accepted.
   const { tokens } = parseArgs({ args, options: PARSE_OPTIONS, strict: false, allowPositionals: true, tokens: true });
@@ -223,7 +263,32 @@ function parseStart(args: string[]): CommandLine {
   if (rpcPubsubPort !== undefined) options.rpcPubsubPort = rpcPubsubPort;
   if (mnemonic !== undefined) options.mnemonic = normalizeMnemonic(mnemonic);
   if (ints['limit-ledger-size'] !== undefined) options.limitLedgerSize = ints['limit-ledger-size'];
+  if (accountPairs.length > 0 || values['account-dir'] !== undefined) {
+    try {
+      options.accounts = [...accountPairs.map(([address, file]) => loadAccountFile(address, file)), ...(values['account-dir'] ?? []).flatMap((dir) => loadAccountDir(dir))];
+    } catch (e) {
+      if (e instanceof AccountFileError) return fail(e.message);
+      throw e;
+    }
+  }
+  const known: string[] = [];
+  for (const flag of ['known-validator', 'trusted-validator'] as const) {
+    for (const url of (values[flag] ?? []) as unknown as string[]) {
+      if (!isHttpUrl(url)) return fail(`--${flag} must be an http:// or https:// JSON RPC URL, got '${url}'`);
+      known.push(url);
+    }
+  }
+  if (known.length > 0) options.knownValidators = known;
   return { command: 'start', options };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 const strictParse = (args: string[]) => parseArgs({ args, options: PARSE_OPTIONS, strict: true, allowPositionals: false });

@@ -32,6 +32,16 @@ export function createEvmCommon(chainId: number): Common {
   };
   common.updateParams(paramsTx);
   common.updateParams(paramsBlock);
+  // isActivatedEIP scans an array of ~90 EIP numbers and runs several times per opcode (8% of an
+  // eth_call). The array is replaced, never changed in place, when the hardfork or EIPs change, so a
+  // Set per array answers the same. Copies of the Common (transactions, blocks) share the method.
+  const eipSets = new WeakMap<number[], Set<number>>();
+  common.isActivatedEIP = function (this: Common, eip: number) {
+    const list = (this as unknown as { _activatedEIPsCache: number[] })._activatedEIPsCache;
+    let set = eipSets.get(list);
+    if (!set) eipSets.set(list, (set = new Set(list)));
+    return set.has(eip);
+  };
   return common;
 }
 

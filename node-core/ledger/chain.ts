@@ -9,12 +9,13 @@ import { decodeBase58, encodeBase58 } from '../common/base58.ts';
 import { ByteWriter } from '../common/bytes.ts';
 import { sha256 } from '../common/hash.ts';
 import type { Address } from '../common/pubkey.ts';
-import type { Account } from '../runtime/account.ts';
+import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
-import type { Transaction } from '../runtime/wire.ts';
+import type { Message, Transaction } from '../runtime/wire.ts';
+import { loadMessageAddresses, type LoadedAddresses } from '../runtime/address-loader.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
 import { Bank, type AccountsDb } from './bank.ts';
 import type { ChainExtension } from './chain-extension.ts';
@@ -162,12 +163,27 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, p.meta.blockTime));
     last.blockhash = p.meta.blockhash;
     last.blockTime = p.meta.blockTime;
+    last.sysvars.recentBlockhashes = this.sysvarsFor(p.meta.slot + 1, p.meta.blockTime).recentBlockhashes;
     this.banks.set(last.slot, last);
     for (const ext of this.extensions) ext.openBank(last, null);
     this.confirmedBank = last;
     this.rootBank = last;
     this.openWorkingBank(last);
     this.sampleStart = { slot: last.slot, txs: this.transactionCount, at: Date.now() };
+  }
+
+  /**
+   * Puts accounts in place before the clock starts (--account over an existing ledger, program
+   * accounts a ledger predates): readable at every commitment at once, stored with the next slot's
+   * commit; the supply follows the lamports added or removed.
+   */
+  overwriteAccountsAtStart(entries: ReadonlyArray<{ address: Address; account: Account }>): void {
+    for (const { address, account } of entries) {
+      this.totalSupply += account.lamports - (this.working.get(address)?.lamports ?? 0);
+      if (account.lamports === 0) this.accounts.delete(address);
+      else this.accounts.set(address, account);
+      this.working.set(address, account);
+    }
   }
 
   // ---- clock ----
@@ -222,6 +238,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
     bank.blockTime = Math.floor(Date.now() / 1000);
     this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.slot, lamportsPerSignature: this.lamportsPerSignature });
+    // As Agave's register_recent_blockhash: a frozen bank runs (simulations) with its own blockhash as
+    // the newest, so a nonce set in it can advance when simulated at its commitment.
+    bank.sysvars.recentBlockhashes = [{ blockhash: bank.blockhash, lamportsPerSignature: this.lamportsPerSignature }, ...bank.sysvars.recentBlockhashes].slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES);
     this.lamportsPerSignature = nextLamportsPerSignature(this.genesis.feeRateGovernor, this.lamportsPerSignature, bank.signatureCount);
     const commit = this.slotCommit(bank, parentHash);
     this.emit('sealed', bank);
@@ -255,7 +274,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       const prev = bank.get(identity);
       const next: Account = prev
         ? { ...prev, lamports: prev.lamports + deposit }
-        : { lamports: deposit, data: new Uint8Array(0), owner: '11111111111111111111111111111111', executable: false, rentEpoch: 0 };
+        : { lamports: deposit, data: new Uint8Array(0), owner: '11111111111111111111111111111111', executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH };
       bank.set(identity, next);
       bank.rewards.push({ pubkey: identity, lamports: deposit, postBalance: next.lamports, rewardType: 'Fee', commission: null });
     }
@@ -457,7 +476,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
         preTokenBalances: result.preTokenBalances,
         postTokenBalances: result.postTokenBalances,
         innerInstructions: result.innerInstructions,
-        loadedAddresses: { writable: [], readonly: [] },
+        loadedAddresses: result.loadedAddresses,
         ...(result.returnData ? { returnData: result.returnData } : {}),
       },
       accountKeys: result.accountKeys,
@@ -470,6 +489,15 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.rememberStatus(tx.id, { slot: bank.slot, index, err: result.err });
     this.emit('transaction', { slot: bank.slot, transaction: stored, writes: result.writes });
     return result;
+  }
+
+  /**
+   * The addresses a v0 message's lookups load at the bank at `commitment` (what Agave's RPC resolves
+   * when it sanitizes a submitted transaction); throws TransactionError for a bad table or index.
+   */
+  loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
+    const bank = this.bankAt(commitment);
+    return loadMessageAddresses(message, (a) => bank.get(a), bank.sysvars);
   }
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */
@@ -493,7 +521,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const blockhash = tx.message.recentBlockhash;
     let durableNonce = false;
     if (!this.blockhashes.isValid(blockhash, bank.slot, bank.slot)) {
-      if (!durableNonceOf(tx, (a) => bank.get(a))) throw new TransactionError('BlockhashNotFound');
+      const bankBlockhash = bank.sysvars.recentBlockhashes[0]?.blockhash;
+      if (!durableNonceOf(tx, (a) => bank.get(a), bankBlockhash)) throw new TransactionError('BlockhashNotFound');
       durableNonce = true;
     }
     return {

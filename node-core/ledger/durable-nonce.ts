@@ -5,13 +5,14 @@
  */
 import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
-import { decodeNonceState } from '../runtime/programs/nonce-account.ts';
+import { decodeNonceState, durableNonceFromBlockhash } from '../runtime/programs/nonce-account.ts';
 import { isSignerIndex, isWritableIndex, type Transaction } from '../runtime/wire.ts';
 
 const ADVANCE_NONCE_ACCOUNT = 4;
 
-export function durableNonceOf(tx: Transaction, read: (a: Address) => Account | null): Address | null {
+export function durableNonceOf(tx: Transaction, read: (a: Address) => Account | null, bankBlockhash?: string): Address | null {
   const m = tx.message;
+  if (bankBlockhash !== undefined && durableNonceFromBlockhash(bankBlockhash) === m.recentBlockhash) return null;
   const ix = m.instructions[0];
   if (!ix || m.accountKeys[ix.programIdIndex] !== SYSTEM_PROGRAM_ID) return null;
   // bincode's limited_deserialize: the u32 tag, bytes after it allowed.
@@ -23,7 +24,7 @@ export function durableNonceOf(tx: Transaction, read: (a: Address) => Account | 
   const account = read(nonceKey);
   if (!account || account.owner !== SYSTEM_PROGRAM_ID) return null;
   const state = decodeNonceState(account.data);
-  if (state?.state !== 'initialized' || state.data.blockhash !== m.recentBlockhash) return null;
+  if (state?.state !== 'initialized' || state.version !== 'current' || state.data.blockhash !== m.recentBlockhash) return null;
   const authority = state.data.authority;
   return ix.accounts.some((i) => isSignerIndex(m, i) && m.accountKeys[i] === authority) ? nonceKey : null;
 }

@@ -27,6 +27,8 @@ export interface GenesisAccount {
   /** base64 */
   data: string;
   executable: boolean;
+  /** As given by an account file (--account); otherwise Agave's rule (u64::MAX when rent-exempt, else 0). */
+  rentEpoch?: number;
 }
 
 export interface GenesisConfig {

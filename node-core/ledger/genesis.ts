@@ -22,8 +22,10 @@ import { deriveDevKeypairs, generateMnemonic } from '../keys/mnemonic.ts';
 import { deriveEvmKeys, type EvmKey } from '../keys/evm-keys.ts';
 import { evmGenesisAccounts } from '../evm/genesis.ts';
 import { CHAIN_IDS } from '../evm/constants.ts';
-import { minimumBalanceForRentExemption } from '../runtime/account.ts';
+import { minimumBalanceForRentExemption, type Account } from '../runtime/account.ts';
+import { PRECOMPILE_IDS } from '../runtime/programs/precompiles/index.ts';
 import { fixedEpochSchedule } from './epoch.ts';
+import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../runtime/programs/address-lookup-table/state.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
 import { stakeStateData, voteStateData, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
 import {
@@ -60,7 +62,12 @@ export interface GenesisParams {
   devAccountLamports: number;
   /** The EVM space's chain id [default: devnet's]. */
   evmChainId?: number;
+  /** Accounts from files (--account): added to genesis, in place of a genesis account at the same address. */
+  extraAccounts?: ReadonlyArray<{ address: string; account: Account }>;
 }
+
+/** The signature-verification precompiles' accounts, as Agave's genesis has them: empty, executable, 1 lamport. */
+export const precompileGenesisAccounts = (): GenesisAccount[] => [...PRECOMPILE_IDS].map((id) => account(id, 1, NATIVE_LOADER_ID, new Uint8Array(0), true));
 
 export interface LedgerKeys {
   faucet: Keypair;
@@ -117,6 +124,7 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     // SPL Token and Associated Token Account likewise, with the wrapped-SOL mint they ship with.
     account(TOKEN_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
     account(ASSOCIATED_TOKEN_PROGRAM_ID, 1, BPF_LOADER_2_ID, new Uint8Array(0), true),
+    builtin(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, 'address_lookup_table_program'),
     account(NATIVE_MINT, minimumBalanceForRentExemption(rent, MINT_LEN), TOKEN_PROGRAM_ID, nativeMintData()),
     account(faucet.address, FAUCET_LAMPORTS, SYSTEM_PROGRAM_ID),
     account(identity.address, IDENTITY_LAMPORTS, SYSTEM_PROGRAM_ID),
@@ -132,6 +140,13 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
   ];
   const evm = { chainId: p.evmChainId ?? CHAIN_IDS.devnet, accounts: evmDevAccounts.map((k) => ({ address: k.address, lamports: p.devAccountLamports })), bridge: evmBridge.address };
   accounts.push(...evmGenesisAccounts(evm, rent));
+  accounts.push(...precompileGenesisAccounts());
+  for (const { address, account: a } of p.extraAccounts ?? []) {
+    const entry: GenesisAccount = { ...account(address, a.lamports, a.owner, a.data, a.executable), rentEpoch: a.rentEpoch };
+    const at = accounts.findIndex((g) => g.address === address);
+    if (at >= 0) accounts[at] = entry;
+    else accounts.push(entry);
+  }
   const total = accounts.reduce((n, a) => n + a.lamports, 0);
   if (!Number.isSafeInteger(total)) throw new RangeError('genesis supply must stay below 2^53 lamports');
 

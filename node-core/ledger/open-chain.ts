@@ -2,6 +2,7 @@
  * Writing a new ledger's genesis into a store, and rebuilding a Chain from what a store holds (the
  * accounts, the chain counters, and the recent blocks that feed the blockhash queue and status cache).
  */
+import { markRentExempt } from '../runtime/account.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store } from '../store/store.ts';
 import type { AccountsDb } from './bank.ts';
@@ -37,7 +38,7 @@ export async function writeGenesis(store: Store, config: GenesisConfig, genesisH
     block: { slot: 0, parentSlot: 0, blockhash, previousBlockhash: genesisHash, blockTime: config.creationTime, blockHeight: 0, transactionCount: 0, rewards: [], transactions: [] },
     accounts: config.accounts.map((a) => [
       a.address,
-      { lamports: a.lamports, data: new Uint8Array(Buffer.from(a.data, 'base64')), owner: a.owner, executable: a.executable, rentEpoch: 0 },
+      markRentExempt({ lamports: a.lamports, data: new Uint8Array(Buffer.from(a.data, 'base64')), owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch ?? 0 }, config.rent),
     ]),
     meta,
     extras: extensions.flatMap((e) => e.extras),
@@ -56,7 +57,8 @@ export async function openChain(p: OpenChainParams): Promise<Chain> {
   const meta = await p.store.readMeta();
   if (!meta) throw new LedgerStateError('the ledger has a genesis but no slots; start it with --reset');
   const accounts: AccountsDb = new Map();
-  for await (const [k, a] of p.store.loadAccounts()) accounts.set(k, a);
+  // Accounts stored before rent epochs followed Agave's rule read as Agave reports them.
+  for await (const [k, a] of p.store.loadAccounts()) accounts.set(k, markRentExempt(a, p.genesis.rent));
   const headers: BlockHeader[] = [];
   const statuses: Array<[string, SignatureStatus]> = [];
   const first = Math.max(0, meta.slot - MAX_RECENT_BLOCKHASHES + 1);

@@ -8,6 +8,7 @@ import type { Account } from '../runtime/account.ts';
 import { encodeAccount, type UiAccount } from '../rpc/encoding/account.ts';
 import { RpcEncodingError } from '../rpc/encoding/errors.ts';
 import { matchesFilters } from '../rpc/filters.ts';
+import { toRpcJson } from '../rpc/json.ts';
 import { deliver, SharedResults, withSlot } from './notify.ts';
 import type { SlotMemo } from './slot-memo.ts';
 import { TOKEN_PROGRAM_ID } from '../runtime/programs/token/state.ts';
@@ -35,7 +36,7 @@ function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account
   const value = account ?? CLOSED_ACCOUNT;
   const results = new SharedResults();
   for (const sub of subs) {
-    const text = results.get(sub.encodingKey, () => withSlot(slot, JSON.stringify(encodeForNotification(address, value, sub, read))));
+    const text = results.get(sub.encodingKey, () => withSlot(slot, toRpcJson(encodeForNotification(address, value, sub, read))));
     deliver(sub, text!);
   }
 }
@@ -48,7 +49,7 @@ function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account
       const ui = encodeForNotification(address, account, sub, read);
       // As getProgramAccounts: under jsonParsed, token accounts that do not parse are left out.
       if (account.owner === TOKEN_PROGRAM_ID && (sub.encoding === 'jsonParsed' || sub.encoding === 'json') && Array.isArray(ui.data)) return null;
-      return withSlot(slot, JSON.stringify({ pubkey: address, account: ui }));
+      return withSlot(slot, toRpcJson({ pubkey: address, account: ui }));
     });
     if (text) deliver(sub, text);
   }

@@ -2,6 +2,8 @@ import type { Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import type { Chain, Commitment } from '../ledger/chain.ts';
 import { minContextSlotNotReached } from './errors.ts';
+import type { HealthStatus } from './health.ts';
+import type { KnownValidatorState } from '../server/known-validators.ts';
 
 /** What the RPC methods need of the running node. */
 export interface RpcContext {
@@ -14,6 +16,10 @@ export interface RpcContext {
   /** host:port of the JSON-RPC and PubSub servers, for getClusterNodes. */
   rpcAddress: string;
   pubsubAddress: string;
+  /** The health check (known validators); absent means healthy while running. */
+  health?(): HealthStatus;
+  /** The known validators as last polled, for getClusterNodes. */
+  knownValidators?(): readonly KnownValidatorState[];
 }
 
 /** The slot a read at `commitment` sees, after checking the client's minContextSlot. */

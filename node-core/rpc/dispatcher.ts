@@ -2,6 +2,7 @@
  * JSON-RPC 2.0 over a request body: single requests, batches, notifications, and the standard
  * error codes. Ids are echoed exactly as sent (web3.js sends string ids and rejects anything else).
  */
+import { toRpcJson } from './json.ts';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, methodNotFound } from './errors.ts';
 
 export type MethodHandler<C> = (params: unknown, ctx: C) => unknown;
@@ -55,10 +56,10 @@ export class Dispatcher<C> {
       }
       const answers = await Promise.all(parsed.map((r) => this.handleOne(r)));
       const present = answers.filter((a) => a !== null);
-      return present.length ? JSON.stringify(present) : null;
+      return present.length ? toRpcJson(present) : null;
     }
     const answer = await this.handleOne(parsed);
-    return answer === null ? null : JSON.stringify(answer);
+    return answer === null ? null : toRpcJson(answer);
   }
 
   /** One request object → response object, or null for a notification. */

@@ -21,6 +21,22 @@ export function newAccount(lamports: number, space: number, owner: Address): Acc
   return { lamports, data: new Uint8Array(space), owner, executable: false, rentEpoch: 0 };
 }
 
+/**
+ * Agave's RENT_EXEMPT_RENT_EPOCH, u64::MAX: the rent epoch of every rent-exempt account since rent
+ * collection ended. Held as 2^64, the double nearest it (JSON.parse of the exact digits gives the
+ * same number); the RPC writes the exact digits (rpc/json.ts).
+ */
+export const RENT_EXEMPT_RENT_EPOCH = 2 ** 64;
+
+/**
+ * Agave's update_rent_exempt_status_for_account: a rent-exempt account's rent epoch becomes u64::MAX
+ * (in place; returns the account).
+ */
+export function markRentExempt(a: Account, rent: RentConfig): Account {
+  if (a.rentEpoch !== RENT_EXEMPT_RENT_EPOCH && a.lamports > 0 && a.lamports >= minimumBalanceForRentExemption(rent, a.data.length)) a.rentEpoch = RENT_EXEMPT_RENT_EPOCH;
+  return a;
+}
+
 /** The bytes that exist only to exist: an account's storage overhead in the rent formula. */
 export const ACCOUNT_STORAGE_OVERHEAD = 128;
 export const MAX_PERMITTED_DATA_LENGTH = 10 * 1024 * 1024;

@@ -5,16 +5,18 @@
  * transaction never enters a block.
  */
 import { INCINERATOR_ID, SYSTEM_PROGRAM_ID, NATIVE_LOADER_ID, type Address } from '../common/pubkey.ts';
-import { cloneAccount, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, type Account } from './account.ts';
+import { cloneAccount, markRentExempt, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, RENT_EXEMPT_RENT_EPOCH, type Account } from './account.ts';
 import { InstructionError, TransactionError, instructionErrorMessage, type TransactionErrorValue } from './errors.ts';
-import type { InstructionAccount, InstructionContext, ProgramRegistry, TransactionExtension } from './program.ts';
+import type { InstructionAccount, InstructionContext, Program, ProgramRegistry, TransactionExtension } from './program.ts';
 import { computeBudgetOf, prioritizationFee, type ComputeBudget } from './programs/compute-budget.ts';
 import { decodeNonceState, NONCE_ACCOUNT_LENGTH } from './programs/nonce-account.ts';
 import { SYSVAR_IDS, type Sysvars } from './sysvars.ts';
-import { isSignerIndex, isWritableIndex, sanitizeTransaction, type Transaction } from './wire.ts';
+import { isSignerIndex, isWritableIndex, sanitizeTransaction, type Message, type Transaction } from './wire.ts';
+import { loadMessageAddresses, messageAccountKeys, validateAccountLocks, type LoadedAddresses } from './address-loader.ts';
 import { Invocations, type InnerInstructions } from './invoke.ts';
 import { collectTokenBalances, type TokenBalance } from './token-balances.ts';
 import type { ReturnData } from './program.ts';
+import { precompileSignatureCount } from './programs/precompiles/index.ts';
 
 export interface ExecutionEnv {
   /** An account of the bank (sysvars included), or null when it does not exist. */
@@ -34,7 +36,9 @@ export interface ExecutedTransaction {
   err: TransactionErrorValue | null;
   fee: number;
   logs: string[];
+  /** Every account key: the static ones, then those loaded from address lookup tables. */
   accountKeys: Address[];
+  loadedAddresses: LoadedAddresses;
   preBalances: number[];
   postBalances: number[];
   computeUnitsConsumed: number;
@@ -50,10 +54,12 @@ export interface ExecutedTransaction {
 /** Agave truncates program logs past 10 KB (of UTF-8). */
 const LOG_BYTES_LIMIT = 10_000;
 
-const EMPTY_ACCOUNT = (): Account => ({ lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 });
+/** An address with no account loads as this; as Agave, a new account starts with the rent-exempt epoch. */
+const EMPTY_ACCOUNT = (): Account => ({ lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH });
 
-export function transactionFee(tx: Transaction, budget: ComputeBudget, lamportsPerSignature: number): number {
-  return tx.signatures.length * lamportsPerSignature + prioritizationFee(budget);
+/** Agave's fee: every signature, the transaction's and those its precompile instructions verify, plus the priority fee. */
+export function transactionFee(tx: Pick<Transaction, 'signatures' | 'message'>, budget: ComputeBudget, lamportsPerSignature: number): number {
+  return (tx.signatures.length + precompileSignatureCount(tx.message)) * lamportsPerSignature + prioritizationFee(budget);
 }
 
 type RentState = { kind: 'uninitialized' } | { kind: 'exempt' } | { kind: 'paying'; size: number; lamports: number };
@@ -134,7 +140,7 @@ function chargeFeePayer(env: ExecutionEnv, payerKey: Address, fee: number): Acco
     reserve = minimumBalanceForRentExemption(env.sysvars.rent, payer.data.length);
   }
   if (payer.lamports - reserve < fee) throw new TransactionError('InsufficientFundsForFee');
-  const charged = cloneAccount(payer);
+  const charged = markRentExempt(cloneAccount(payer), env.sysvars.rent);
   charged.lamports -= fee;
   if (!rentTransitionAllowed(rentState(env, payer), rentState(env, charged))) {
     throw new TransactionError({ InsufficientFundsForRent: { account_index: 0 } });
@@ -207,15 +213,21 @@ interface Loaded {
   originals: Account[];
 }
 
-function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account): Loaded {
+/** Write permission of key `i` before demotion: the header's for static keys; loaded writable addresses come right after them. */
+function requestedWritable(m: Message, loaded: LoadedAddresses, i: number): boolean {
+  const statics = m.accountKeys.length;
+  return i < statics ? isWritableIndex(m, i) : i < statics + loaded.writable.length;
+}
+
+function loadAccounts(tx: Transaction, env: ExecutionEnv, chargedPayer: Account, keys: Address[], loadedAddresses: LoadedAddresses): Loaded {
   const m = tx.message;
-  const keys = m.accountKeys;
   const programIds = new Set(m.instructions.map((ix) => keys[ix.programIdIndex]!));
-  const writable = keys.map((k, i) => isWritableIndex(m, i) && !SYSVAR_IDS.has(k) && !env.programs.has(k) && !programIds.has(k));
+  const writable = keys.map((k, i) => requestedWritable(m, loadedAddresses, i) && !SYSVAR_IDS.has(k) && !env.programs.has(k) && !programIds.has(k));
   const originals = keys.map((k, i) => (i === 0 ? chargedPayer : (env.readAccount(k) ?? EMPTY_ACCOUNT())));
   // Every account gets a private copy, read-only ones too: a failed transaction leaves the bank
   // untouched, and a program that writes a read-only account in place is caught, not obeyed.
   const accounts = originals.map(cloneAccount);
+  for (let i = 1; i < accounts.length; i++) if (writable[i]) markRentExempt(accounts[i]!, env.sysvars.rent);
   return { keys, writable, accounts, originals };
 }
 
@@ -263,7 +275,9 @@ export async function executeTransactionAsync(tx: Transaction, env: ExecutionEnv
  */
 function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>, ExecutedTransaction, void> {
   sanitizeTransaction(tx);
-  if (tx.message.addressTableLookups.length > 0) throw new TransactionError('AddressLookupTableNotFound');
+  const loadedAddresses = loadMessageAddresses(tx.message, env.readAccount, env.sysvars);
+  const keys = messageAccountKeys(tx.message, loadedAddresses);
+  validateAccountLocks(keys);
   const budget = computeBudgetOf(tx.message);
   const fee = transactionFee(tx, budget, env.sysvars.lamportsPerSignature);
   const payerKey = tx.message.accountKeys[0]!;
@@ -271,7 +285,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   const chargedPayer = chargeFeePayer(env, payerKey, fee);
   checkPrograms(tx, env);
 
-  const loaded = loadAccounts(tx, env, chargedPayer);
+  const loaded = loadAccounts(tx, env, chargedPayer, keys, loadedAddresses);
   const preBalances = loaded.keys.map((k, i) => (i === 0 ? payerBefore!.lamports : loaded.accounts[i]!.lamports));
   // As Agave, the fee payer's rent state before execution is the one after the fee.
   const preRent = loaded.accounts.map((a) => rentState(env, a));
@@ -287,6 +301,10 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     const ix = m.instructions[ixIndex]!;
     const programId = m.accountKeys[ix.programIdIndex]!;
     const program = env.programs.get(programId)!;
+    if (program.precompile) {
+      err = runPrecompile(program, ix.data, ixIndex, m.instructions, env, scope, payerKey, tx.id);
+      continue;
+    }
     logs.push(`Program ${programId} invoke [1]`);
     const unitsAtStart = unitsUsed;
     try {
@@ -376,7 +394,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     postBalances = loaded.accounts.map((a) => a.lamports);
   } else {
     writes = [[payerKey, chargedPayer]];
-    const nonceWrite = env.durableNonce ? advancedNonceAfterFailure(tx, env, chargedPayer) : null;
+    const nonceWrite = env.durableNonce ? advancedNonceAfterFailure(tx, env, chargedPayer, loaded) : null;
     // A nonce account that pays its own fee is one write, charged and advanced.
     if (nonceWrite) (nonceWrite[0] === payerKey ? (writes[0] = nonceWrite) : writes.push(nonceWrite));
     postBalances = preBalances.slice();
@@ -391,6 +409,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     fee,
     logs: logs.lines,
     accountKeys: loaded.keys,
+    loadedAddresses,
     preBalances,
     postBalances,
     computeUnitsConsumed: unitsUsed,
@@ -402,13 +421,51 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   };
 }
 
+/** A precompile instruction: no accounts, logs or compute units; its failure is the transaction's error. */
+function runPrecompile(
+  program: Program,
+  data: Uint8Array,
+  ixIndex: number,
+  instructions: Transaction['message']['instructions'],
+  env: ExecutionEnv,
+  scope: Scope,
+  feePayer: Address,
+  signature: string,
+): TransactionErrorValue | null {
+  const ctx: InstructionContext = {
+    programId: program.id,
+    data,
+    accounts: [],
+    instructionIndex: ixIndex,
+    instructionDatas: instructions.map((ix) => ix.data),
+    sysvars: env.sysvars,
+    scope,
+    simulation: env.simulation,
+    log: () => {},
+    logRaw: () => {},
+    consumeUnits: () => {},
+    minimumBalance: (len) => minimumBalanceForRentExemption(env.sysvars.rent, len),
+    bankExtension: env.bankExtension ?? noBankExtension,
+    feePayer,
+    signature,
+  };
+  try {
+    program.process(ctx);
+    return null;
+  } catch (e) {
+    if (e instanceof InstructionError) return { InstructionError: [ixIndex, e.value] };
+    throw e;
+  }
+}
+
 /**
  * A failed durable-nonce transaction still advances its nonce, so it cannot be replayed: run the
  * AdvanceNonceAccount instruction alone on fresh copies (the fee payer as charged) and keep the nonce
  * account it produced.
  */
-function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPayer: Account): [Address, Account] | null {
+function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPayer: Account, loaded: Loaded): [Address, Account] | null {
   const m = tx.message;
+  const keys = loaded.keys;
   const ix = m.instructions[0]!;
   const nonceIndex = ix.accounts[0];
   if (nonceIndex === undefined) return null;
@@ -417,7 +474,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   const accountAt = (i: number) => {
     let a = copies.get(i);
     if (!a) {
-      a = i === 0 ? cloneAccount(chargedPayer) : cloneAccount(env.readAccount(m.accountKeys[i]!) ?? EMPTY_ACCOUNT());
+      a = i === 0 ? cloneAccount(chargedPayer) : markRentExempt(cloneAccount(env.readAccount(keys[i]!) ?? EMPTY_ACCOUNT()), env.sysvars.rent);
       copies.set(i, a);
     }
     return a;
@@ -425,7 +482,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   const ctx: InstructionContext = {
     programId: SYSTEM_PROGRAM_ID,
     data: ix.data,
-    accounts: ix.accounts.map((i) => ({ index: i, key: m.accountKeys[i]!, isSigner: isSignerIndex(m, i), isWritable: isWritableIndex(m, i), account: accountAt(i) })),
+    accounts: ix.accounts.map((i) => ({ index: i, key: keys[i]!, isSigner: isSignerIndex(m, i), isWritable: loaded.writable[i]!, account: accountAt(i) })),
     instructionIndex: 0,
     sysvars: env.sysvars,
     scope: new Scope(),
@@ -443,7 +500,7 @@ function advancedNonceAfterFailure(tx: Transaction, env: ExecutionEnv, chargedPa
   } catch {
     return null;
   }
-  return [m.accountKeys[nonceIndex]!, copies.get(nonceIndex)!];
+  return [keys[nonceIndex]!, copies.get(nonceIndex)!];
 }
 
 /** Builtin program accounts as genesis creates them: executable, owned by the native loader. */

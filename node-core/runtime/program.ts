@@ -57,6 +57,8 @@ export interface InstructionContext {
   readonly feePayer: Address;
   /** The transaction's first signature (its id). */
   readonly signature: string;
+  /** The data of every instruction of the transaction, in order (precompiles read across them); top level only. */
+  readonly instructionDatas?: readonly Uint8Array[];
   /** 1 for a transaction's instruction, 2 and up inside cross-program invocations. */
   readonly stackHeight?: number;
   /**
@@ -92,6 +94,8 @@ export interface Program {
    */
   readonly computeUnits: number;
   readonly logsConsumption?: boolean;
+  /** A signature-verification precompile: runs with no log lines and no compute units, as in Agave. */
+  readonly precompile?: boolean;
   /** Set when `process` returns a promise: transactions that call it run on the asynchronous path. */
   readonly async?: boolean;
   process(ctx: InstructionContext): void | Promise<void>;

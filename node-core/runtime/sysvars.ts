@@ -5,7 +5,7 @@
 import { ByteWriter } from '../common/bytes.ts';
 import { decodeBase58 } from '../common/base58.ts';
 import { SYSVAR_OWNER_ID, type Address } from '../common/pubkey.ts';
-import { minimumBalanceForRentExemption, type Account, type RentConfig } from './account.ts';
+import { minimumBalanceForRentExemption, RENT_EXEMPT_RENT_EPOCH, type Account, type RentConfig } from './account.ts';
 
 export const SYSVAR_CLOCK_ID: Address = 'SysvarC1ock11111111111111111111111111111111';
 export const SYSVAR_RENT_ID: Address = 'SysvarRent111111111111111111111111111111111';
@@ -93,7 +93,8 @@ export function encodeSlotHashes(entries: Array<[number, string]>): Uint8Array {
 }
 
 function sysvarAccount(rent: RentConfig, data: Uint8Array): Account {
-  return { lamports: Math.max(1, minimumBalanceForRentExemption(rent, data.length)), data, owner: SYSVAR_OWNER_ID, executable: false, rentEpoch: 0 };
+  const lamports = Math.max(1, minimumBalanceForRentExemption(rent, data.length));
+  return { lamports, data, owner: SYSVAR_OWNER_ID, executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH };
 }
 
 /** Renders a sysvar account, or null when the address is not a sysvar this node serves. */

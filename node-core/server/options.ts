@@ -1,3 +1,5 @@
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
 /** Everything that configures one running node; the CLI, the tests and Electron all build one of these. */
 export interface NodeOptions {
   /** HTTP JSON-RPC port (0 = any free port). */
@@ -28,6 +30,12 @@ export interface NodeOptions {
   evmChainId?: number;
   /** Host names the HTTP and WebSocket endpoints answer beside localhost and IP addresses ("*": any). */
   rpcAllowedHosts: string[];
+  /** Accounts to load (--account, --account-dir): into a new genesis, or over an existing ledger's at start. */
+  accounts?: Array<{ address: Address; account: Account }>;
+  /** JSON-RPC URLs of known validators: the health check compares the node's slot with theirs. */
+  knownValidators?: string[];
+  /** How often the known validators are polled (default 1 s). */
+  knownValidatorPollMs?: number;
 }
 
 export const DEFAULT_OPTIONS = {

@@ -8,7 +8,8 @@ import type http from 'node:http';
 import { createRequire } from 'node:module';
 import { sha256 } from '../common/hash.ts';
 import type { Chain } from '../ledger/chain.ts';
-import { createGenesis, genesisHashOf, ledgerFiles, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
+import { createGenesis, genesisHashOf, ledgerFiles, precompileGenesisAccounts, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
+import type { Account } from '../runtime/account.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { lockLedger } from '../ledger/ledger-lock.ts';
 import { genesisBlockhash, LedgerStateError, openChain, writeGenesis } from '../ledger/open-chain.ts';
@@ -31,6 +32,8 @@ import type { EvmRpcContext } from '../rpc/eth/context.ts';
 import { FilterManager } from '../rpc/eth/filters.ts';
 import { ethMethods } from '../rpc/eth/methods.ts';
 import { startEvmServer, type EvmServer } from './evm-server.ts';
+import { KnownValidators } from './known-validators.ts';
+import { healthStatus, healthText } from '../rpc/health.ts';
 
 export const NODE_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
@@ -100,6 +103,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
         slotsPerEpoch: options.slotsPerEpoch,
         devAccountLamports: options.devAccountLamports,
         evmChainId: options.evmChainId,
+        extraAccounts: options.accounts,
       });
       const hash = genesisHashOf(made.config);
       const evmGenesis = await evmGenesisRecords(store, made.config.evm!, { creationTime: made.config.creationTime, blockhash: genesisBlockhash(hash) });
@@ -126,6 +130,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       extensions: [evm],
     });
     evm.attach(chain);
+    if (!createdLedger) chain.overwriteAccountsAtStart(startAccounts(chain, options));
     const relay = new EvmRelay(chain, evm, keys.evmBridge);
     const filters = new FilterManager();
     evm.on('block', (block, txs) => filters.onBlock(block, txs));
@@ -144,7 +149,15 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     // eth_* are answered on the native port too, as on Velas's validator.
     const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));
     const dispatcher = new Dispatcher({ ...nativeMethods, ...ethOnNativePort }, ctx);
-    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => 'ok', allowedHosts: options.rpcAllowedHosts });
+    const known = new KnownValidators(options.knownValidators ?? [], {
+      intervalMs: options.knownValidatorPollMs,
+      onChange: (v, reachable, reason) => {
+        if (!options.quiet) console.log(reachable ? `known validator ${v.url} answers (slot ${v.slot})` : `known validator ${v.url} does not answer: ${reason}`);
+      },
+    });
+    ctx.health = () => healthStatus(chain.confirmedSlot, known.highestSlot());
+    ctx.knownValidators = () => known.validators;
+    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => healthText(ctx.health!()), allowedHosts: options.rpcAllowedHosts });
     const host = options.bindAddress;
     let rpcPort: number;
     let pubsub: PubsubServer | undefined;
@@ -164,10 +177,12 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     ctx.rpcAddress = `${urlHost}:${rpcPort}`;
     ctx.pubsubAddress = `${urlHost}:${pubsub.port}`;
     chain.start();
+    known.start();
 
     let closing: Promise<void> | null = null;
     const close = () =>
       (closing ??= (async () => {
+        known.stop();
         await pubsub.close();
         await evmServer.close();
         filters.close();
@@ -197,6 +212,14 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     unlock();
     throw e;
   }
+}
+
+/** What an existing ledger gets at start: the precompile accounts it predates, then the --account files. */
+function startAccounts(chain: Chain, options: NodeOptions): Array<{ address: string; account: Account }> {
+  const missing = precompileGenesisAccounts()
+    .filter((g) => !chain.getAccount(g.address, 'processed'))
+    .map((g) => ({ address: g.address, account: { lamports: g.lamports, data: new Uint8Array(0), owner: g.owner, executable: g.executable, rentEpoch: 0 } }));
+  return [...missing, ...(options.accounts ?? [])];
 }
 
 function closeHttp(server: http.Server): Promise<void> {

@@ -252,7 +252,8 @@ describe('account and program subscriptions', () => {
     for (const n of [processed, confirmed, finalized, max, defaulted]) {
       assert.equal(n.method, 'accountNotification');
       assert.equal(n.params.result.context.slot, slot);
-      assert.deepEqual(n.params.result.value, { lamports: 1_234_567, data: ['', 'base64'], owner: SYSTEM, executable: false, rentEpoch: 0, space: 0 });
+      // A rent-exempt account: Agave's u64::MAX rent epoch (2 ** 64 once JSON.parse has read the exact digits).
+      assert.deepEqual(n.params.result.value, { lamports: 1_234_567, data: ['', 'base64'], owner: SYSTEM, executable: false, rentEpoch: 2 ** 64, space: 0 });
     }
     assert.ok(processed.at <= confirmed.at && confirmed.at <= finalized.at);
     // finalized: only once the slot is rooted.
@@ -345,7 +346,7 @@ describe('account and program subscriptions', () => {
       assert.equal(n.params.result.context.slot, slot);
       assert.deepEqual(n.params.result.value, {
         pubkey: created.publicKey.toBase58(),
-        account: { lamports: LAMPORTS_PER_SOL / 100, data: [Buffer.alloc(16).toString('base64'), 'base64'], owner: owner.toBase58(), executable: false, rentEpoch: 0, space: 16 },
+        account: { lamports: LAMPORTS_PER_SOL / 100, data: [Buffer.alloc(16).toString('base64'), 'base64'], owner: owner.toBase58(), executable: false, rentEpoch: 2 ** 64, space: 16 },
       });
     }
     // A later slot's notifications have arrived by now; the filtered-out subscriptions heard nothing.

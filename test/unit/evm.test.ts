@@ -8,6 +8,9 @@ import { FlatStateManager } from '../../node-core/evm/state-manager.ts';
 import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../../node-core/evm/state.ts';
 import { parseTokenAmount, parseEvmCommand } from '../../node-core/cli/evm-command.ts';
 import { hostAllowed, hostName } from '../../node-core/server/host-check.ts';
+import { cachedCall } from '../../node-core/rpc/eth/call-cache.ts';
+import { EXECUTION_ERROR } from '../../node-core/rpc/eth/call.ts';
+import { RpcError } from '../../node-core/rpc/errors.ts';
 
 const A = '0x00000000000000000000000000000000000000aa';
 const SLOT = `0x${'0'.repeat(63)}1` as const;
@@ -141,5 +144,45 @@ describe('the host check (DNS rebinding)', () => {
     for (const h of ['evil.example', 'localhost.evil.example', 'my.box:8545']) assert.equal(hostAllowed(h, []), false, h);
     assert.equal(hostAllowed('my.box:8545', ['my.box']), true);
     assert.equal(hostAllowed('anything.at.all', ['*']), true);
+  });
+});
+
+describe('eth_call result cache', () => {
+  const env = { number: 7n, timestamp: 1n, prevRandao: new Uint8Array(32), baseFeePerGas: 0n };
+  const call = { to: '0x00000000000000000000000000000000000000aa', data: hexToBytes('0x06661abd') } as never;
+  const counting = (answer: () => Uint8Array) => {
+    let runs = 0;
+    return { run: async () => (runs++, answer()), runs: () => runs };
+  };
+
+  test('a sealed state answers a repeated call once; another state or caller runs again', async () => {
+    const sealed = { state: new EvmBaseState(), env, immutable: true };
+    const c = counting(() => Uint8Array.of(1));
+    assert.deepEqual(await cachedCall(call, sealed, c.run), Uint8Array.of(1));
+    assert.deepEqual(await cachedCall(call, sealed, c.run), Uint8Array.of(1));
+    assert.equal(c.runs(), 1);
+    await cachedCall({ ...(call as object), from: '0x00000000000000000000000000000000000000bb' } as never, sealed, c.run);
+    await cachedCall(call, { ...sealed, state: new EvmBaseState() }, c.run);
+    assert.equal(c.runs(), 3);
+  });
+
+  test('the working state is never cached; reverts are, other errors are not', async () => {
+    const working = { state: new EvmBaseState(), env, immutable: false };
+    const c = counting(() => Uint8Array.of(2));
+    await cachedCall(call, working, c.run);
+    await cachedCall(call, working, c.run);
+    assert.equal(c.runs(), 2);
+    const sealed = { state: new EvmBaseState(), env, immutable: true };
+    let reverts = 0;
+    const revert = async () => { reverts++; throw new RpcError(EXECUTION_ERROR, 'execution reverted'); };
+    await assert.rejects(cachedCall(call, sealed, revert), /execution reverted/);
+    await assert.rejects(cachedCall(call, sealed, revert), /execution reverted/);
+    assert.equal(reverts, 1);
+    let failures = 0;
+    const other = { ...sealed, state: new EvmBaseState() };
+    const fail = async () => { failures++; throw new RpcError(-32000, 'insufficient funds'); };
+    await assert.rejects(cachedCall(call, other, fail));
+    await assert.rejects(cachedCall(call, other, fail));
+    assert.equal(failures, 2);
   });
 });

@@ -11,12 +11,12 @@ import {
 } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
-import { minimumBalanceForRentExemption, newAccount, type Account } from '../../node-core/runtime/account.ts';
+import { markRentExempt, minimumBalanceForRentExemption, newAccount, RENT_EXEMPT_RENT_EPOCH, type Account } from '../../node-core/runtime/account.ts';
 import { InstructionError } from '../../node-core/runtime/errors.ts';
 import { builtinProgramAccount, executeTransaction, type ExecutedTransaction, type ExecutionEnv } from '../../node-core/runtime/executor.ts';
 import type { InstructionContext, Program, TransactionExtension } from '../../node-core/runtime/program.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
-import { decodeNonceState, nonceAccountData, NONCE_ACCOUNT_LENGTH } from '../../node-core/runtime/programs/nonce-account.ts';
+import { decodeNonceState, durableNonceFromBlockhash, nonceAccountData, NONCE_ACCOUNT_LENGTH } from '../../node-core/runtime/programs/nonce-account.ts';
 import { renderSysvar, SYSVAR_CLOCK_ID, SYSVAR_IDS, SYSVAR_RECENT_BLOCKHASHES_ID, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { addressToBytes } from '../../node-core/common/pubkey.ts';
 import { parseTransaction, serializeMessage, serializeTransaction, type Transaction } from '../../node-core/runtime/wire.ts';
@@ -118,7 +118,8 @@ function assertOnlyFeeCharged(world: World, r: ExecutedTransaction, feePayer = p
   const before = world.accounts.get(feePayer)!;
   assert.equal(r.writes.length, 1, `writes: ${r.writes.map(([k]) => k).join(', ')}`);
   assert.equal(r.writes[0]![0], feePayer);
-  assert.deepEqual(r.writes[0]![1], { ...before, lamports: before.lamports - r.fee });
+  // A written account that is rent-exempt carries Agave's u64::MAX rent epoch.
+  assert.deepEqual(r.writes[0]![1], { ...markRentExempt({ ...before }, DEFAULT_RENT), lamports: before.lamports - r.fee });
   assert.deepEqual(r.postBalances, r.preBalances.map((b, i) => (i === 0 ? b - r.fee : b)));
 }
 
@@ -134,7 +135,9 @@ describe('successful execution', () => {
     assert.deepEqual(r.preBalances, [10 * RENT_EXEMPT_0, 0, 1]);
     assert.deepEqual(r.postBalances, [9 * RENT_EXEMPT_0 - FEE, RENT_EXEMPT_0, 1]);
     assert.equal(r.computeUnitsConsumed, 150);
-    assert.deepEqual(new Map(r.writes), new Map([[payer.address, newAccount(9 * RENT_EXEMPT_0 - FEE, 0, SYSTEM_PROGRAM_ID)], [to, newAccount(RENT_EXEMPT_0, 0, SYSTEM_PROGRAM_ID)]]));
+    // Both rent-exempt: the payer as loaded, the new account from its creation (Agave's u64::MAX).
+    const exempt = (a: Account) => ({ ...a, rentEpoch: RENT_EXEMPT_RENT_EPOCH });
+    assert.deepEqual(new Map(r.writes), new Map([[payer.address, exempt(newAccount(9 * RENT_EXEMPT_0 - FEE, 0, SYSTEM_PROGRAM_ID))], [to, exempt(newAccount(RENT_EXEMPT_0, 0, SYSTEM_PROGRAM_ID))]]));
   });
 
   test('a fee per signature plus the priority fee', () => {
@@ -245,7 +248,7 @@ describe('per-instruction account rules', () => {
     });
     const r = w.run(tx([ix(P, [[B, true]])]));
     assert.equal(r.err, null);
-    assert.deepEqual(new Map(r.writes).get(B), owned(RENT_EXEMPT_0 * 2, Q, [0, 0, 0, 0]));
+    assert.deepEqual(new Map(r.writes).get(B), { ...owned(RENT_EXEMPT_0 * 2, Q, [0, 0, 0, 0]), rentEpoch: RENT_EXEMPT_RENT_EPOCH });
   });
 
   test('the owner may resize and rewrite a writable account', () => {
@@ -258,7 +261,7 @@ describe('per-instruction account rules', () => {
     const r = w.run(tx([ix(P, [[A, true], [B, true]])]));
     assert.equal(r.err, null);
     const writes = new Map(r.writes);
-    assert.deepEqual(writes.get(B), owned(RENT_EXEMPT_0 * 2 - 5, P, [7, 7, 7, 7, 7, 7]));
+    assert.deepEqual(writes.get(B), { ...owned(RENT_EXEMPT_0 * 2 - 5, P, [7, 7, 7, 7, 7, 7]), rentEpoch: RENT_EXEMPT_RENT_EPOCH });
     assert.equal(writes.get(A)!.lamports, RENT_EXEMPT_0 * 2 + 5);
   });
 
@@ -679,7 +682,7 @@ describe('durable nonces', () => {
     assert.deepEqual([...writes.keys()], [payer.address, nonce]);
     assert.equal(writes.get(payer.address)!.lamports, 10 * RENT_EXEMPT_0 - FEE);
     const state = decodeNonceState(writes.get(nonce)!.data);
-    assert.deepEqual(state, { version: 'current', state: 'initialized', data: { authority: payer.address, blockhash: BLOCKHASH, lamportsPerSignature: FEE } });
+    assert.deepEqual(state, { version: 'current', state: 'initialized', data: { authority: payer.address, blockhash: durableNonceFromBlockhash(BLOCKHASH), lamportsPerSignature: FEE } });
     assert.equal(writes.get(nonce)!.lamports, NONCE_RESERVE);
   });
 
@@ -708,7 +711,7 @@ describe('durable nonces', () => {
     assert.equal(key, nonceKp.address);
     assert.equal(account.lamports, NONCE_RESERVE + 100_000 - FEE);
     const state = decodeNonceState(account.data);
-    assert.equal(state?.state === 'initialized' && state.data.blockhash, BLOCKHASH);
+    assert.equal(state?.state === 'initialized' && state.data.blockhash, durableNonceFromBlockhash(BLOCKHASH));
   });
 
   test('a successful durable-nonce transaction advances through its own instruction', () => {
@@ -718,7 +721,7 @@ describe('durable nonces', () => {
     assert.equal(r.err, null);
     const state = decodeNonceState(new Map(r.writes).get(nonce)!.data);
     assert.equal(state?.state, 'initialized');
-    assert.equal(state?.state === 'initialized' && state.data.blockhash, BLOCKHASH);
+    assert.equal(state?.state === 'initialized' && state.data.blockhash, durableNonceFromBlockhash(BLOCKHASH));
   });
 });
 

@@ -22,6 +22,8 @@ export const SERVER_ERROR = -32000;
 export interface CallTarget {
   state: EvmStateSource;
   env: BlockEnv;
+  /** True when the state can no longer change (a sealed bank's), so results may be kept (call-cache.ts). */
+  immutable?: boolean;
 }
 
 type Runner = (opts: { tx: TypedTransaction; env: BlockEnv; below: EvmStateSource; changes: EvmChanges; canCredit(r: string): boolean; call: true }) => Promise<RunTxResult>;

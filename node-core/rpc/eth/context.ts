@@ -43,6 +43,12 @@ export async function selectBlock(ctx: EvmRpcContext, sel: BlockSelector): Promi
 
 const envOf = (b: EvmBlockRecord) => ({ number: BigInt(b.number), timestamp: BigInt(b.timestamp), prevRandao: hexToBytes(b.mixHash), baseFeePerGas: b.baseFeePerGas });
 
+/** A sealed bank's state: it no longer changes, unless it is also the working bank (a chain that has sealed nothing yet). */
+function sealedTarget(space: EvmRpcContext['space'], commitment: 'confirmed' | 'finalized', block: EvmBlockRecord): CallTarget {
+  const state = space.stateAt(commitment);
+  return { state, env: envOf(block), immutable: state !== space.stateAt('processed') };
+}
+
 /** The state (and block environment) a read or a call at `sel` runs against. */
 export async function stateTarget(ctx: EvmRpcContext, sel: BlockSelector = { tag: 'latest' }): Promise<CallTarget> {
   const space = ctx.space;
@@ -50,10 +56,10 @@ export async function stateTarget(ctx: EvmRpcContext, sel: BlockSelector = { tag
     const layer = space.stateAt('processed');
     return { state: layer, env: layer.env };
   }
-  if ('tag' in sel && sel.tag === 'latest') return { state: space.stateAt('confirmed'), env: envOf(space.head) };
-  if ('tag' in sel && (sel.tag === 'safe' || sel.tag === 'finalized')) return { state: space.stateAt('finalized'), env: envOf(space.headAt('finalized')) };
+  if ('tag' in sel && sel.tag === 'latest') return sealedTarget(space, 'confirmed', space.head);
+  if ('tag' in sel && (sel.tag === 'safe' || sel.tag === 'finalized')) return sealedTarget(space, 'finalized', space.headAt('finalized'));
   const block = await selectBlock(ctx, sel);
   if (!block) throw headerNotFound();
-  if (block.number === space.head.number) return { state: space.stateAt('confirmed'), env: envOf(block) };
+  if (block.number === space.head.number) return sealedTarget(space, 'confirmed', block);
   return { state: space.historicalState(block), env: envOf(block) };
 }

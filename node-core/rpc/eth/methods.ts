@@ -15,6 +15,7 @@ import type { MethodTable } from '../dispatcher.ts';
 import { RpcError } from '../errors.ts';
 import { arrayOf, bool, fail, optional, parseParams, required, type Parse } from '../params.ts';
 import { estimateGas, ethCall, SERVER_ERROR, type CallTarget } from './call.ts';
+import { cachedCall } from './call-cache.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
 import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
@@ -103,7 +104,8 @@ const noOverrides = (v: unknown) => {
 
 const eth_call: Method = async (p, ctx) => {
   const [call, sel = latest] = parseParams(p, [required('transaction', callObject), optional('block', blockSelector), optional('stateOverrides', noOverrides), optional('blockOverrides', noOverrides)]);
-  return bytesHex(await ethCall(ctx.space.callMachine, call, await stateTarget(ctx, sel)));
+  const target = await stateTarget(ctx, sel);
+  return bytesHex(await cachedCall(call, target, () => ethCall(ctx.space.callMachine, call, target)));
 };
 
 const eth_estimateGas: Method = async (p, ctx) => {

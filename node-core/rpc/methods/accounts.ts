@@ -27,6 +27,7 @@ import {
 } from '../params.ts';
 import { accountFilters, matchesFilters } from '../filters.ts';
 import { TOKEN_PROGRAM_ID } from '../../runtime/programs/token/state.ts';
+import { SYSVAR_IDS } from '../../runtime/sysvars.ts';
 
 export const MAX_MULTIPLE_ACCOUNTS = 100;
 export const NUM_LARGEST_ACCOUNTS = 20;
@@ -101,6 +102,11 @@ export function nonCirculatingAccounts(ctx: RpcContext): Address[] {
   return [ctx.chain.genesis.stakeAccount];
 }
 
+/**
+ * The 20 largest accounts of the bank, as Agave's Bank::get_largest_accounts counts them: every
+ * account, the sysvars and builtin program accounts included, by lamports and then by address
+ * bytes, both descending; `circulating` / `nonCirculating` filter by the set getSupply uses.
+ */
 export function getLargestAccounts(params: unknown, ctx: RpcContext) {
   const [cfg = {}] = parseParams(params, [
     optional('config', config({ commitment, filter: oneOf(['circulating', 'nonCirculating'] as const), minContextSlot: u64 })),
@@ -108,16 +114,28 @@ export function getLargestAccounts(params: unknown, ctx: RpcContext) {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const nonCirculating = new Set(nonCirculatingAccounts(ctx));
-  const top: Array<{ address: Address; lamports: number }> = [];
-  for (const [key, account] of ctx.chain.bankAt(c).entries()) {
-    if (cfg.filter === 'circulating' && nonCirculating.has(key)) continue;
-    if (cfg.filter === 'nonCirculating' && !nonCirculating.has(key)) continue;
-    if (top.length === NUM_LARGEST_ACCOUNTS && account.lamports <= top[top.length - 1]!.lamports) continue;
-    top.push({ address: key, lamports: account.lamports });
-    top.sort((a, b) => b.lamports - a.lamports);
-    if (top.length > NUM_LARGEST_ACCOUNTS) top.pop();
-  }
-  return withContext(slot, top);
+  const bank = ctx.chain.bankAt(c);
+  const candidates: Array<[Address, number]> = [];
+  const consider = (key: Address, lamports: number) => {
+    if (lamports === 0) return;
+    if (cfg.filter === 'circulating' && nonCirculating.has(key)) return;
+    if (cfg.filter === 'nonCirculating' && !nonCirculating.has(key)) return;
+    candidates.push([key, lamports]);
+  };
+  for (const [key, account] of bank.entries()) consider(key, account.lamports);
+  // Sysvars are rendered from the bank, not stored in it.
+  for (const id of SYSVAR_IDS) if (!bank.get(id)) consider(id, ctx.chain.getAccount(id, c)?.lamports ?? 0);
+  return withContext(slot, largestFirst(candidates, NUM_LARGEST_ACCOUNTS).map(([address, lamports]) => ({ address, lamports })));
+}
+
+/** The `n` entries with the most lamports, ties by address bytes, both descending (Agave's heap order). */
+export function largestFirst(entries: Array<[Address, number]>, n: number): Array<[Address, number]> {
+  if (entries.length === 0) return [];
+  // Only entries at or above the n-th largest balance can place; their addresses are decoded once.
+  const threshold = entries.map((e) => e[1]).sort((a, b) => b - a)[Math.min(n, entries.length) - 1]!;
+  const placed = entries.filter((e) => e[1] >= threshold).map((e) => ({ e, bytes: Buffer.from(addressToBytes(e[0])) }));
+  placed.sort((x, y) => y.e[1] - x.e[1] || Buffer.compare(y.bytes, x.bytes));
+  return placed.slice(0, n).map((p) => p.e);
 }
 
 export function getSupply(params: unknown, ctx: RpcContext) {

@@ -95,8 +95,11 @@ function blocksMethod() {
     const [start, endArg, cfg = {}] = parseParams(shifted, [required('startSlot', u64), optional('endSlot', u64), optional('config', rangeCommitment)]);
     const c = historyCommitment(cfg.commitment);
     const top = contextSlot(ctx, c, cfg.minContextSlot);
-    const end = Math.min(endArg ?? top, top);
-    if (end >= start && end - start > MAX_GET_CONFIRMED_BLOCKS_RANGE) throw invalidParams(`Slot range too large; max ${MAX_GET_CONFIRMED_BLOCKS_RANGE}`);
+    // The spec bounds the range asked for (Agave checks it only after clamping the end to its newest
+    // slot, so a young chain of Agave's answers any range): more than 500,000 slots is refused.
+    const asked = endArg ?? Math.max(top, start);
+    if (asked >= start && asked - start > MAX_GET_CONFIRMED_BLOCKS_RANGE) throw invalidParams(`Slot range too large; max ${MAX_GET_CONFIRMED_BLOCKS_RANGE}`);
+    const end = Math.min(asked, top);
     return blockSlots(ctx, start, end, MAX_GET_CONFIRMED_BLOCKS_RANGE + 1);
   };
 }

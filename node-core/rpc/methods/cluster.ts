@@ -2,6 +2,7 @@
 import { epochOf } from '../../ledger/epoch.ts';
 import { SOLANA_RPC_COMPATIBILITY, contextSlot, withContext, type RpcContext } from '../context.ts';
 import { invalidParams, noSnapshot } from '../errors.ts';
+import { healthError } from '../health.ts';
 import { address, commitment, commitmentConfig, config, optional, parseParams, required, u64 } from '../params.ts';
 
 const SECONDS_PER_YEAR = 365.25 * 24 * 60 * 60;
@@ -41,9 +42,11 @@ export function getVersion(params: unknown, ctx: RpcContext) {
   return { 'solana-core': SOLANA_RPC_COMPATIBILITY, 'feature-set': ctx.featureSet, 'node-core': ctx.version };
 }
 
-/** No trusted validators are configured on a local node, so it is healthy while it runs. */
-export function getHealth(params: unknown) {
+/** `ok`, or -32005 when the node is behind its known validators or none of them answers (rpc/health.ts). */
+export function getHealth(params: unknown, ctx: RpcContext) {
   parseParams(params, []);
+  const error = ctx.health ? healthError(ctx.health()) : null;
+  if (error) throw error;
   return 'ok';
 }
 
@@ -61,6 +64,10 @@ export function getClusterNodes(params: unknown, ctx: RpcContext) {
       featureSet: ctx.featureSet,
       shredVersion: 0,
     },
+    // Known validators that told their identity, with the RPC address they are polled at.
+    ...(ctx.knownValidators?.() ?? [])
+      .filter((v) => v.identity !== null && v.identity !== ctx.identity)
+      .map((v) => ({ pubkey: v.identity!, gossip: null, tpu: null, tpuQuic: null, rpc: v.rpc, pubsub: null, version: v.version, featureSet: v.featureSet, shredVersion: 0 })),
   ];
 }
 

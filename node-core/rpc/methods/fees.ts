@@ -6,6 +6,7 @@ import { durableNonceOf } from '../../ledger/durable-nonce.ts';
 import { decodeNonceState } from '../../runtime/programs/nonce-account.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { invalidParams } from '../errors.ts';
+import { TransactionError } from '../../runtime/errors.ts';
 import { address, arrayOf, blockhash, commitmentConfig, optional, parseParams, required, string } from '../params.ts';
 
 export function getLatestBlockhash(params: unknown, ctx: RpcContext) {
@@ -72,6 +73,14 @@ export function getFeeForMessage(params: unknown, ctx: RpcContext) {
   } catch (e) {
     throw invalidParams(`Invalid params: message: not a base64 transaction message (${(e as Error).message})`);
   }
+  if (message.addressTableLookups.length > 0) {
+    try {
+      ctx.chain.loadAddresses(message, c);
+    } catch (e) {
+      if (e instanceof TransactionError) throw invalidParams(`invalid transaction message: ${e.message}`);
+      throw e;
+    }
+  }
   let lps: number;
   if (ctx.chain.isBlockhashValid(message.recentBlockhash, c)) {
     lps = ctx.chain.blockhashInfo(message.recentBlockhash)!.lamportsPerSignature;
@@ -87,8 +96,8 @@ export function getFeeForMessage(params: unknown, ctx: RpcContext) {
   } catch {
     return withContext(slot, null);
   }
-  const fakeTx = { signatures: new Array(message.header.numRequiredSignatures) } as { signatures: Uint8Array[] };
-  return withContext(slot, transactionFee(fakeTx as Parameters<typeof transactionFee>[0], budget, lps));
+  const signatures = new Array<Uint8Array>(message.header.numRequiredSignatures);
+  return withContext(slot, transactionFee({ signatures, message }, budget, lps));
 }
 
 /**
@@ -116,11 +125,14 @@ export async function getRecentPrioritizationFees(params: unknown, ctx: RpcConte
         continue;
       }
       blockMin = blockMin === null ? price : Math.min(blockMin, price);
-      message.accountKeys.forEach((k, i) => {
-        if (!wanted.has(k) || !isWritableIndex(message, i)) return;
+      const lock = (k: string) => {
+        if (!wanted.has(k)) return;
         const prev = accountMin.get(k);
         accountMin.set(k, prev === undefined ? price : Math.min(prev, price));
-      });
+      };
+      message.accountKeys.forEach((k, i) => isWritableIndex(message, i) && lock(k));
+      // Writable addresses a v0 message loaded from lookup tables lock their accounts too.
+      t.meta.loadedAddresses?.writable.forEach(lock);
     }
     out.push({ slot, prioritizationFee: Math.max(blockMin ?? 0, ...accountMin.values()) });
   }

@@ -9,6 +9,7 @@ import { PACKET_DATA_SIZE, parseTransaction, sanitizeTransaction, type Transacti
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
 import { parsedInnerInstructions, uiReturnData } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
+import type { Commitment } from '../../ledger/chain.ts';
 import { RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, invalidParams } from '../errors.ts';
 import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, parseParams, required, string, u64 } from '../params.ts';
 
@@ -43,10 +44,21 @@ export function decodeSubmittedTransaction(encoded: string, encoding: 'base58' |
     if (e instanceof TransactionError) throw invalidParams(`invalid transaction: ${e.message}`);
     throw e;
   }
-  if (tx.message.addressTableLookups.length > 0) {
-    throw invalidParams('invalid transaction: address table lookups are not supported yet (this node has no address lookup table program)');
-  }
   return tx;
+}
+
+/**
+ * Resolves a v0 message's lookups at the bank at `commitment`, as Agave's RPC sanitizes a submitted
+ * transaction against its preflight bank: a missing or bad table or index is an invalid-params error.
+ */
+export function checkAddressLookups(tx: Transaction, ctx: RpcContext, commitment: Commitment, prefix = 'invalid transaction'): void {
+  if (tx.message.addressTableLookups.length === 0) return;
+  try {
+    ctx.chain.loadAddresses(tx.message, commitment);
+  } catch (e) {
+    if (e instanceof TransactionError) throw invalidParams(`${prefix}: ${e.message}`);
+    throw e;
+  }
 }
 
 const sendConfig = config({
@@ -70,6 +82,7 @@ function preflightFailure(err: TransactionErrorValue, result: ExecutedTransactio
 export async function sendTransaction(params: unknown, ctx: RpcContext) {
   const [encoded, cfg = {}] = parseParams(params, [required('transaction', string), optional('config', sendConfig)]);
   const tx = decodeSubmittedTransaction(encoded, cfg.encoding ?? 'base58');
+  checkAddressLookups(tx, ctx, cfg.preflightCommitment ?? 'finalized');
   if (!(await verifyTransactionSignaturesAsync(tx))) {
     throw new RpcError(TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
   }
@@ -119,6 +132,7 @@ export async function simulateTransaction(params: unknown, ctx: RpcContext) {
   }
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
+  checkAddressLookups(tx, ctx, c);
   if (cfg.replaceRecentBlockhash) tx = withBlockhash(tx, ctx.chain.latestBlockhash(c).blockhash);
   let result: ExecutedTransaction;
   try {

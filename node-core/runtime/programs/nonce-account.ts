@@ -4,12 +4,21 @@
  * u32 state, 32-byte authority, 32-byte nonce, u64 lamports per signature: 80 bytes. This is the
  * layout @solana/web3.js v1's `NonceAccount.fromAccountData` reads.
  *
- * The stored nonce is the recent blockhash itself (the 1.x rule, before Agave hashed it into a
- * separate durable-nonce domain), so a client's `nonceAccount.nonce` is a real blockhash.
+ * The stored nonce is Agave's DurableNonce: sha256("DURABLE_NONCE" ‖ blockhash) of the blockhash the
+ * bank ran with, so a nonce can never equal a recent blockhash (a legacy account holds a plain
+ * blockhash until UpgradeNonceAccount hashes it).
  */
 import { encodeBase58, decodeBase58 } from '../../common/base58.ts';
 import { ByteReader, ByteWriter, DecodeError } from '../../common/bytes.ts';
 import { addressToBytes, bytesToAddress, type Address } from '../../common/pubkey.ts';
+import { sha256 } from '../../common/hash.ts';
+
+const DURABLE_NONCE_PREFIX = new TextEncoder().encode('DURABLE_NONCE');
+
+/** DurableNonce::from_blockhash: the nonce a bank running with `blockhash` stores (base-58 in, base-58 out). */
+export function durableNonceFromBlockhash(blockhash: string): string {
+  return encodeBase58(sha256(DURABLE_NONCE_PREFIX, decodeBase58(blockhash)));
+}
 
 export const NONCE_ACCOUNT_LENGTH = 80;
 
@@ -17,7 +26,7 @@ export type NonceVersion = 'legacy' | 'current';
 
 export interface NonceData {
   authority: Address;
-  /** The stored nonce: a base-58 blockhash. */
+  /** The stored durable nonce, base-58 (a plain blockhash in a legacy account). */
   blockhash: string;
   lamportsPerSignature: number;
 }

@@ -1,14 +1,14 @@
 /**
  * The System program with Agave's semantics (system_processor.rs, system_instruction.rs): account
  * creation, allocation and assignment, transfers, and durable nonces. Logs and error values follow
- * Agave's; the nonce stored is the blockhash itself (see nonce-account.ts).
+ * Agave's; the nonce stored is the durable nonce of the bank's blockhash (see nonce-account.ts).
  */
 import { MAX_SEED_LEN, SYSTEM_PROGRAM_ID, addressToBytes, createWithSeed, type Address } from '../../common/pubkey.ts';
 import { MAX_PERMITTED_DATA_LENGTH } from '../account.ts';
 import { InstructionError } from '../errors.ts';
 import type { InstructionAccount, InstructionContext, Program } from '../program.ts';
 import { SYSVAR_RECENT_BLOCKHASHES_ID, SYSVAR_RENT_ID } from '../sysvars.ts';
-import { decodeNonceState, encodeNonceState, type NonceState } from './nonce-account.ts';
+import { decodeNonceState, durableNonceFromBlockhash, encodeNonceState, type NonceState } from './nonce-account.ts';
 import { decodeSystemInstruction } from './system-instruction.ts';
 
 /** SystemError, returned as `Custom(code)`. */
@@ -235,9 +235,10 @@ function requireWritable(ctx: InstructionContext, ia: InstructionAccount, what: 
   }
 }
 
-/** The blockhash a nonce advances to, and its fee: the newest recent blockhash. */
+/** The durable nonce a nonce advances to (from the bank's newest blockhash), and its fee. */
 function currentBlockhash(ctx: InstructionContext) {
-  return ctx.sysvars.recentBlockhashes[0] ?? null;
+  const newest = ctx.sysvars.recentBlockhashes[0];
+  return newest ? { blockhash: durableNonceFromBlockhash(newest.blockhash), lamportsPerSignature: newest.lamportsPerSignature } : null;
 }
 
 function requireRecentBlockhashes(ctx: InstructionContext, what: string): void {
@@ -351,9 +352,9 @@ function upgradeNonce(ctx: InstructionContext): void {
   if (!owned(me)) throw fail('InvalidAccountOwner');
   if (!me.isWritable) throw fail('InvalidArgument');
   const state = getNonceState(me);
-  // Only an initialized legacy account upgrades; the stored blockhash carries over unchanged.
+  // Only an initialized legacy account upgrades; its blockhash moves into the durable-nonce domain.
   if (state.version !== 'legacy' || state.state !== 'initialized') throw fail('InvalidArgument');
-  setNonceState(me, { ...state, version: 'current' });
+  setNonceState(me, { ...state, version: 'current', data: { ...state.data, blockhash: durableNonceFromBlockhash(state.data.blockhash) } });
 }
 
 // ---- entry ----------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ import { parseSysvarAccount } from './sysvar.ts';
 import { parseAssociatedTokenInstruction, parseTokenAccount, parseTokenInstruction } from './token.ts';
 import type { AccountParser, InstructionParser, ParseContext, ParsedAccountValue, ParsedInstructionValue } from './types.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../../../runtime/programs/token/state.ts';
+import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../../../runtime/programs/address-lookup-table/state.ts';
+import { parseLookupTableAccount, parseLookupTableInstruction } from './address-lookup-table.ts';
 
 export interface InstructionParserEntry {
   /** Program name as Agave reports it (kebab-case), e.g. "system", "spl-memo". */
@@ -32,6 +34,9 @@ export const accountParsers = new Map<Address, AccountParser>([
   [SYSVAR_OWNER_ID, parseSysvarAccount],
   [TOKEN_PROGRAM_ID, parseTokenAccount],
 ]);
+
+instructionParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, { program: 'address-lookup-table', parse: parseLookupTableInstruction });
+accountParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, parseLookupTableAccount);
 
 /** `{program, parsed}` for an instruction of a parsable program, or null (shown partially decoded). */
 export function parseInstruction(
