@@ -204,8 +204,26 @@ export async function copyOfLongLedger(slots: number, opts: Pick<LongLedgerOptio
       fs.rmSync(building, { recursive: true, force: true }); // another process got there first
     }
   }
+  const now = new Date();
+  fs.utimesSync(template, now, now); // in use: kept by pruneStaleTemplates
+  pruneStaleTemplates(path.basename(template));
   const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as LongLedger;
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-long-')), 'ledger');
   fs.cpSync(path.join(template, 'ledger'), dir, { recursive: true });
   return { ...info, dir };
+}
+
+/** A template unused for this long was made by code since changed (or a killed run): removed. */
+const STALE_TEMPLATE_MS = 60 * 60 * 1000;
+
+function pruneStaleTemplates(current: string): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith('isthmus-long-ledger-') || name === current) continue;
+    const p = path.join(os.tmpdir(), name);
+    try {
+      if (Date.now() - fs.statSync(p).mtimeMs > STALE_TEMPLATE_MS) fs.rmSync(p, { recursive: true, force: true });
+    } catch {
+      // removed meanwhile by another process
+    }
+  }
 }
