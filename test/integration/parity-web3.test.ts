@@ -272,6 +272,10 @@ describe('--account and --account-dir', () => {
     const got = await c1.getAccountInfo(new PublicKey(first));
     assert.deepEqual({ ...got, owner: got!.owner.toBase58() }, { data: Buffer.from('fixture one'), executable: false, lamports: 5 * LAMPORTS_PER_SOL, owner, rentEpoch: 18446744073709551615, space: 11 });
     const supplyBefore = (await c1.getSupply()).value.total;
+    // A young chain's largest accounts reach down to the sysvars (SlotHashes holds 0.14 SOL), as on Agave.
+    const largest = (await c1.getLargestAccounts()).value;
+    assert.equal(largest.length, 20);
+    assert.ok(largest.some((a) => a.address.toBase58() === 'SysvarS1otHashes111111111111111111111111111'), largest.map((a) => `${a.address.toBase58()} ${a.lamports}`).join('\n'));
     await n.stop();
 
     // The same ledger again, with a second account at an address given on the command line and the first one changed.
