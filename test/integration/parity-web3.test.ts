@@ -132,6 +132,8 @@ describe('signature-verification precompiles', () => {
     const message = Buffer.from('signed off-chain');
     const signature = ed25519Sign(signer, message);
     const ix = Ed25519Program.createInstructionWithPublicKey({ publicKey: signer.publicKey.toBytes(), message, signature });
+    const quote = new Transaction({ feePayer: payer.publicKey, ...(await conn.getLatestBlockhash()) }).add(ix);
+    assert.equal((await conn.getFeeForMessage(quote.compileMessage())).value, 10_000, 'the precompile signature is charged too');
     const sig = await send(new Transaction().add(ix), [payer]);
     const landed = await conn.getTransaction(sig, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
     assert.equal(landed!.meta!.err, null);
