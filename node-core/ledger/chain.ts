@@ -220,8 +220,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (this.slotTimer) clearTimeout(this.slotTimer);
     if (this.sampleTimer) clearInterval(this.sampleTimer);
     while (this.inflight) await this.inflight;
-    // Transactions already processed are kept: the working bank becomes the last block.
-    if (this.working.transactions.length > 0 || this.queue.length > 0) this.sealWorkingBank();
+    // Transactions already processed (and accounts put in place at start) are kept: the working bank becomes the last block.
+    if (this.working.transactions.length > 0 || this.working.changes.size > 0 || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
