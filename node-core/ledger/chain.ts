@@ -86,7 +86,7 @@ export interface ChainParams {
   programs: ProgramRegistry;
   accounts: AccountsDb;
   meta: ChainMeta;
-  /** Headers of the newest stored blocks (up to MAX_RECENT_BLOCKHASHES), oldest first. */
+  /** Headers of the newest stored blocks (up to BLOCKHASH_QUEUE_ENTRIES), oldest first. */
   recentHeaders: BlockHeader[];
   /** Statuses of transactions in the newest stored slots (for the duplicate check after a restart). */
   recentStatuses: Array<[string, SignatureStatus]>;
@@ -220,8 +220,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (this.slotTimer) clearTimeout(this.slotTimer);
     if (this.sampleTimer) clearInterval(this.sampleTimer);
     while (this.inflight) await this.inflight;
-    // Transactions already processed are kept: the working bank becomes the last block.
-    if (this.working.transactions.length > 0 || this.queue.length > 0) this.sealWorkingBank();
+    // Transactions already processed (and accounts put in place at start) are kept: the working bank becomes the last block.
+    if (this.working.transactions.length > 0 || this.working.changes.size > 0 || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
@@ -497,7 +497,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
     const bank = this.bankAt(commitment);
-    return loadMessageAddresses(message, (a) => bank.get(a), bank.sysvars);
+    return loadMessageAddresses(message, (a) => this.getAccount(a, commitment), bank.sysvars);
   }
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */
