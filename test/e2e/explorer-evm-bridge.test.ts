@@ -47,6 +47,11 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     const next = Number(BigInt((await rpc(node.rpcUrl, 'eth_blockNumber')).result)) + 1;
     await page.goto(`${node.explorerUrl}evm/block/${next}`);
     await page.waitForSelector('[data-page="evm-block"] [data-error]:has-text("does not exist yet")');
+    // The dashboard, open beside it, gets the new EVM block pushed (eth_subscribe newHeads).
+    const dashboard = await page.context().newPage();
+    dashboard.on('pageerror', (e) => page.errors.push(`dashboard: ${e.message}`));
+    await dashboard.goto(node.explorerUrl);
+    await waitForPage(dashboard, 'dashboard');
     const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[5]!.address, to: dev.evm[6]!.address, value: '0x2540be400' }])).result as string;
     const receipt = await waitFor(async () => (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result, { what: 'the receipt', everyMs: 10 });
     assert.equal(Number(BigInt(receipt.blockNumber)), next);
@@ -57,6 +62,12 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     assert.equal(await page.textContent('[data-is-finalized]'), 'true');
     assert.equal((await rpc(node.rpcUrl, 'eth_getBlockByNumber', [receipt.blockNumber, false])).result.isFinalized, true);
     await screenshot(page, 'evm-block-final');
+    const row = dashboard.locator('[data-latest-evm-blocks] tr', { has: dashboard.locator(`a[href="/explorer/evm/block/${next}"]`) });
+    await row.waitFor();
+    await dashboard.waitForSelector('[data-evm-live]');
+    await row.locator('.badge:has-text("final")').waitFor();
+    await screenshot(dashboard, 'dashboard-evm');
+    await dashboard.close();
 
     await page.goto(`${node.explorerUrl}evm/blocks`);
     await waitForPage(page, 'evm-blocks');

@@ -32,6 +32,8 @@ export interface Connection {
   evm: RpcClient;
   pubsub: PubSubClient;
   wsUrl: string;
+  /** eth_subscribe on the node's EVM WebSocket (an Isthmus node names it); null elsewhere. */
+  evmSocket: PubSubClient | null;
   /** null on a node that is not Isthmus (or not reached yet). */
   info: NodeInfo | null;
   /** Bumped on every new connection, so pages reload. */
@@ -49,13 +51,21 @@ async function nodeInfo(rpc: RpcClient): Promise<NodeInfo | null> {
   }
 }
 
+const evmWsUrl = (info: NodeInfo | null) => (info ? info.evmRpcUrl.replace(/^http/, 'ws') : null);
+const evmSocketOf = (info: NodeInfo | null) => {
+  const url = evmWsUrl(info);
+  return url ? new PubSubClient(url) : null;
+};
+
 export async function connect(network: Network): Promise<void> {
-  get(connection)?.pubsub.close();
+  const old = get(connection);
+  old?.pubsub.close();
+  old?.evmSocket?.close();
   const rpc = new RpcClient(network.rpcUrl);
   const info = await nodeInfo(rpc);
   const wsUrl = network.wsUrl || (network.kind === 'this' && info ? info.pubsubUrl : defaultWsUrl(network.rpcUrl));
   const evm = new RpcClient(network.evmUrl || network.rpcUrl);
-  connection.set({ network, rpc, evm, pubsub: new PubSubClient(wsUrl), wsUrl, info, serial: ++serial });
+  connection.set({ network, rpc, evm, pubsub: new PubSubClient(wsUrl), wsUrl, evmSocket: evmSocketOf(info), info, serial: ++serial });
   await setSetting('network', network.id);
 }
 
@@ -65,10 +75,11 @@ export async function refreshInfo(): Promise<void> {
   if (!c || c.info) return;
   const info = await nodeInfo(c.rpc);
   if (!info || get(connection) !== c) return;
+  c.evmSocket?.close();
   if (c.network.kind === 'this' && info.pubsubUrl !== c.wsUrl) {
     c.pubsub.close();
-    connection.set({ ...c, info, wsUrl: info.pubsubUrl, pubsub: new PubSubClient(info.pubsubUrl), serial: ++serial });
-  } else connection.set({ ...c, info });
+    connection.set({ ...c, info, wsUrl: info.pubsubUrl, pubsub: new PubSubClient(info.pubsubUrl), evmSocket: evmSocketOf(info), serial: ++serial });
+  } else connection.set({ ...c, info, evmSocket: evmSocketOf(info), serial: ++serial });
 }
 
 export async function allNetworks(): Promise<Network[]> {

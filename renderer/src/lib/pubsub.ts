@@ -1,5 +1,5 @@
 /**
- * A PubSub WebSocket client that reconnects by itself (backoff up to 5 s) and subscribes again after
+ * A PubSub WebSocket client (Solana's numeric subscription ids, or Ethereum's eth_subscribe with hex ids) that reconnects by itself (backoff up to 5 s) and subscribes again after
  * each reconnect. Its state is a store the status bar shows, so a dropped socket is visible.
  */
 import { writable, type Readable } from 'svelte/store';
@@ -10,7 +10,7 @@ interface Sub {
   method: string;
   params: unknown[];
   onNotify: (result: any) => void;
-  serverId?: number;
+  serverId?: number | string;
   requestId?: number;
 }
 
@@ -18,7 +18,7 @@ export class PubSubClient {
   private ws: WebSocket | null = null;
   private readonly subs = new Set<Sub>();
   private readonly pending = new Map<number, Sub>();
-  private readonly byServerId = new Map<number, Sub>();
+  private readonly byServerId = new Map<number | string, Sub>();
   private nextId = 1;
   private retryMs = 250;
   private closed = false;
@@ -69,13 +69,13 @@ export class PubSubClient {
     if (typeof msg.id === 'number' && this.pending.has(msg.id)) {
       const sub = this.pending.get(msg.id)!;
       this.pending.delete(msg.id);
-      if (typeof msg.result === 'number' && this.subs.has(sub)) {
+      if ((typeof msg.result === 'number' || typeof msg.result === 'string') && this.subs.has(sub)) {
         sub.serverId = msg.result;
         this.byServerId.set(msg.result, sub);
       }
       return;
     }
-    if (msg.method && msg.params && typeof msg.params.subscription === 'number') {
+    if (msg.method && msg.params && (typeof msg.params.subscription === 'number' || typeof msg.params.subscription === 'string')) {
       this.byServerId.get(msg.params.subscription)?.onNotify(msg.params.result);
     }
   }
@@ -98,7 +98,7 @@ export class PubSubClient {
       if (sub.serverId !== undefined) {
         this.byServerId.delete(sub.serverId);
         if (this.ws?.readyState === WebSocket.OPEN) {
-          this.ws.send(JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: method.replace('Subscribe', 'Unsubscribe'), params: [sub.serverId] }));
+          this.ws.send(JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method: method === 'eth_subscribe' ? 'eth_unsubscribe' : method.replace('Subscribe', 'Unsubscribe'), params: [sub.serverId] }));
         }
       }
     };
