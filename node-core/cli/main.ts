@@ -17,7 +17,7 @@ function banner(node: RunningNode, options: NodeOptions): string {
     `  WebSocket URL:     ${node.pubsubUrl}`,
     `  EVM JSON-RPC URL:  ${node.evmRpcUrl} (HTTP and WebSocket; chain id ${node.evm.chainId})`,
     `  Explorer:          not built yet (the Svelte explorer comes with its own issue)`,
-    `  Health:            ${node.rpcUrl}/health`,
+    `  Health:            ${node.rpcUrl}/health${options.knownValidators?.length ? ` (against the known validators ${options.knownValidators.join(', ')})` : ''}`,
     `  Ledger:            ${options.ledger}${node.createdLedger ? ' (new)' : ''}`,
     `  Genesis hash:      ${node.genesisHash}`,
     `  Identity:          ${node.keys.identity.address}`,

@@ -86,7 +86,7 @@ export interface ChainParams {
   programs: ProgramRegistry;
   accounts: AccountsDb;
   meta: ChainMeta;
-  /** Headers of the newest stored blocks (up to MAX_RECENT_BLOCKHASHES), oldest first. */
+  /** Headers of the newest stored blocks (up to BLOCKHASH_QUEUE_ENTRIES), oldest first. */
   recentHeaders: BlockHeader[];
   /** Statuses of transactions in the newest stored slots (for the duplicate check after a restart). */
   recentStatuses: Array<[string, SignatureStatus]>;
@@ -497,7 +497,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
     const bank = this.bankAt(commitment);
-    return loadMessageAddresses(message, (a) => bank.get(a), bank.sysvars);
+    return loadMessageAddresses(message, (a) => this.getAccount(a, commitment), bank.sysvars);
   }
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */
