@@ -7,6 +7,7 @@
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { Point } from '@noble/ed25519';
+import { hasSmallOrder } from '../../../common/ed25519-small-order.ts';
 import { PrecompileError, PrecompileFailure, fail } from './errors.ts';
 import { dataSlice, readU16Offsets } from './offsets.ts';
 
@@ -34,30 +35,6 @@ function keyObject(bytes: Uint8Array): KeyObject | null {
   keyCache.set(id, key);
   return key;
 }
-
-/**
- * Every 32-byte encoding that decompresses to a point of small order: y in {0, 1, -1, ±c} (c the
- * y of the order-8 points), y + p where that stays below 2^255, each with either sign bit. A byte
- * comparison is ~1000x cheaper than decompressing in JS, and verify_strict refuses exactly these.
- */
-const SMALL_ORDER_Y = [
-  '0000000000000000000000000000000000000000000000000000000000000000', // 0 (order 4)
-  '0100000000000000000000000000000000000000000000000000000000000000', // 1 (the identity)
-  'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', // p - 1 (order 2)
-  'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', // p = 0, not canonical
-  'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', // p + 1 = 1, not canonical
-  '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05', // c (order 8)
-  'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a', // p - c (order 8)
-];
-export const SMALL_ORDER_ENCODINGS: ReadonlySet<string> = new Set(
-  SMALL_ORDER_Y.flatMap((hex) => {
-    const signed = Buffer.from(hex, 'hex');
-    signed[31]! |= 0x80;
-    return [hex, signed.toString('hex')];
-  }),
-);
-
-const isSmallOrderEncoding = (b: Uint8Array) => SMALL_ORDER_ENCODINGS.has(Buffer.from(b).toString('hex'));
 
 /** dalek's VerifyingKey::from_bytes: whether the bytes decompress to a curve point (slow: only on failure paths). */
 function isCurvePoint(bytes: Uint8Array): boolean {
@@ -88,7 +65,7 @@ export function verifyEd25519(data: Uint8Array, instructionDatas: readonly Uint8
       if (invalidKey !== null) fail(invalidKey);
       throw e;
     }
-    if (isSmallOrderEncoding(pubkey) || isSmallOrderEncoding(signature.subarray(0, 32))) fail(PrecompileError.InvalidSignature);
+    if (hasSmallOrder(pubkey) || hasSmallOrder(signature.subarray(0, 32))) fail(PrecompileError.InvalidSignature);
     const key = keyObject(pubkey);
     let ok = false;
     try {
