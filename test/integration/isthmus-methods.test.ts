@@ -42,6 +42,20 @@ describe('isthmus_* methods', () => {
     assert.equal(dev.evm[2].path, "m/44'/60'/0'/0/2");
   });
 
+  test('a web page of another origin cannot read the keys; the explorer this node serves can', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'isthmus_getDevAccounts' });
+    const post = async (origin: string) =>
+      (await fetch(node.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body })).json() as Promise<any>;
+    const foreign = await post('https://evil.example');
+    assert.equal(foreign.error.code, -32090);
+    assert.match(foreign.error.message, /only from the explorer this node serves/);
+    assert.equal(foreign.result, undefined);
+    assert.equal((await post(`http://localhost:${node.rpcPort + 1}`)).error.code, -32090, 'another port of this machine is another origin');
+    const own = await post(new URL(node.rpcUrl).origin);
+    assert.equal(own.result.mnemonic, node.keys.mnemonic);
+    assert.equal((await post(`http://localhost:${node.rpcPort}`)).result.mnemonic, node.keys.mnemonic);
+  });
+
   test('the keys are refused by a node listening beyond loopback, and by a server without node info', () => {
     assert.ok(isLoopback('127.0.0.1') && isLoopback('::1') && isLoopback('localhost') && isLoopback('127.1.2.3'));
     assert.ok(!isLoopback('0.0.0.0') && !isLoopback('192.168.1.5') && !isLoopback('::'));

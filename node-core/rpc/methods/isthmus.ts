@@ -8,8 +8,9 @@ import { BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, TRANSFER_TO_NATIVE_SELECT
 import { evmDerivationPath, type EvmKey } from '../../keys/evm-keys.ts';
 import type { Keypair } from '../../keys/keypair.ts';
 import type { RpcContext } from '../context.ts';
-import { METHOD_NOT_FOUND, RpcError } from '../errors.ts';
+import { FORBIDDEN_ORIGIN, METHOD_NOT_FOUND, RpcError } from '../errors.ts';
 import { parseParams } from '../params.ts';
+import type { RequestInfo } from '../dispatcher.ts';
 
 /** What start.ts fills in once the servers listen. */
 export interface IsthmusNodeInfo {
@@ -61,11 +62,29 @@ export function isthmus_getNodeInfo(params: unknown, ctx: RpcContext) {
   };
 }
 
-export function isthmus_getDevAccounts(params: unknown, ctx: RpcContext) {
+/**
+ * The node's CORS is open (wallets and dapps call it from their pages), so a page of any site could
+ * read the keys; from a browser they go only to the explorer this node serves (its own origin).
+ * Requests without an Origin (tools, scripts, the desktop app's main process) are not from a page.
+ */
+function sameOrigin(origin: string, rpcUrl: string): boolean {
+  try {
+    const o = new URL(origin);
+    const own = new URL(rpcUrl);
+    return o.protocol === own.protocol && o.port === own.port && isLoopback(o.hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
+  }
+}
+
+export function isthmus_getDevAccounts(params: unknown, ctx: RpcContext, request?: RequestInfo) {
   parseParams(params, []);
   const i = info(ctx);
   if (!isLoopback(i.bindAddress)) {
     throw new RpcError(METHOD_NOT_FOUND, `isthmus_getDevAccounts is answered only by a node listening on a loopback address (this one listens on ${i.bindAddress})`);
+  }
+  if (request?.origin !== undefined && !sameOrigin(request.origin, i.rpcUrl)) {
+    throw new RpcError(FORBIDDEN_ORIGIN, `isthmus_getDevAccounts is answered to web pages only from the explorer this node serves (${i.explorerUrl}), not to ${request.origin}`);
   }
   return {
     mnemonic: i.mnemonic,
