@@ -10,18 +10,21 @@
  * Each run uses a new browser context (an empty cache: what a first visit costs); the warm figure
  * is a second visit in the same context (assets cached, as in a session of use).
  *
- *   npm run bench:explorer [-- --runs N --slots N]
+ *   npm run bench:explorer [-- --runs N --slots N --bin PATH]   (--bin: another checkout's bin/isthmus.js)
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../test/helpers/browser.ts';
-import { freePorts, runIsthmus, waitForRpc, type NodeProcess } from '../test/helpers/cli-process.ts';
+import { BIN, freePorts, waitForRpc } from '../test/helpers/cli-process.ts';
 import { copyOfLongLedger } from '../test/helpers/long-ledger.ts';
 import { tempLedger } from '../test/helpers/node.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, slots: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, slots: { type: 'string', default: '100000' }, bin: { type: 'string', default: BIN } },
+});
 const RUNS = Number(values.runs);
 const SLOTS = Number(values.slots);
 const GOAL_MS = 1000;
@@ -59,19 +62,21 @@ async function rpcCall(url: string, method: string, params?: unknown): Promise<J
   return body.result;
 }
 
-async function startNode(ledger: string): Promise<{ node: NodeProcess; rpcUrl: string; startMs: number }> {
+async function startNode(ledger: string): Promise<{ node: ChildProcess; rpcUrl: string; startMs: number }> {
   const [rpcPort, evmPort] = await freePorts(2);
   const rpcUrl = `http://127.0.0.1:${rpcPort}`;
   const t0 = performance.now();
-  const node = runIsthmus(['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--evm-rpc-port', String(evmPort), '--quiet']);
-  await waitForRpc(rpcUrl, node.child, 60_000);
+  const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--evm-rpc-port', String(evmPort), '--quiet'];
+  const node = spawn(process.execPath, [path.resolve(values.bin!), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitForRpc(rpcUrl, node, 60_000);
   return { node, rpcUrl, startMs: performance.now() - t0 };
 }
 
-async function stopNode(node: NodeProcess): Promise<void> {
-  if (node.child.exitCode !== null || node.child.signalCode !== null) return;
-  node.child.kill('SIGINT');
-  await node.exited;
+async function stopNode(node: ChildProcess): Promise<void> {
+  if (node.exitCode !== null || node.signalCode !== null) return;
+  const exited = new Promise((r) => node.once('exit', r));
+  node.kill('SIGINT');
+  await exited;
 }
 
 /** Fails with the reason when the node does not serve the explorer (not merged or not built). */

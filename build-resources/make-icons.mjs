@@ -4,13 +4,13 @@
 //   build-resources/icon.ico          Windows (PNG-compressed entries: 16, 32, 48, 64, 128, 256)
 //   build-resources/icon.icns         macOS (ic07 128, ic08 256, ic09 512, PNG payloads)
 // The picture: two spaces (the native one teal, the EVM one violet) joined by a narrow neck of land,
-// an isthmus, on a dark rounded square. Run: node build-resources/make-icons.mjs
+// an isthmus, on a dark rounded square. Run: node build-resources/make-icons.mjs [OUT_DIR]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+const here = path.resolve(process.argv[2] ?? path.dirname(fileURLToPath(import.meta.url)));
 
 // ---- the picture, as coverage-weighted colour at a point of the unit square ----
 

@@ -4,6 +4,11 @@
 export const MAX_PROCESSING_AGE = 150;
 /** Blockhashes kept for lookups (getFeeCalculatorForBlockhash, isBlockhashValid). */
 export const MAX_RECENT_BLOCKHASHES = 300;
+/**
+ * Entries kept in all: the slot hashes sysvar holds the newest 512 slots (slot_hashes::MAX_ENTRIES),
+ * which the address lookup table program's recent-slot and deactivation rules read.
+ */
+export const BLOCKHASH_QUEUE_ENTRIES = 512;
 
 export interface BlockhashEntry {
   blockhash: string;
@@ -19,7 +24,10 @@ export class BlockhashQueue {
   push(entry: BlockhashEntry): void {
     this.entries.push(entry);
     this.byHash.set(entry.blockhash, entry);
-    while (this.entries.length > MAX_RECENT_BLOCKHASHES) this.byHash.delete(this.entries.shift()!.blockhash);
+    // Only the newest MAX_RECENT_BLOCKHASHES stay findable by hash; older entries serve the slot hashes.
+    const leaving = this.entries[this.entries.length - 1 - MAX_RECENT_BLOCKHASHES];
+    if (leaving) this.byHash.delete(leaving.blockhash);
+    while (this.entries.length > BLOCKHASH_QUEUE_ENTRIES) this.entries.shift();
   }
 
   get(blockhash: string): BlockhashEntry | undefined {

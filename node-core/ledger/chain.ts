@@ -90,7 +90,7 @@ export interface ChainParams {
   programs: ProgramRegistry;
   accounts: AccountsDb;
   meta: ChainMeta;
-  /** Headers of the newest stored blocks (up to MAX_RECENT_BLOCKHASHES), oldest first. */
+  /** Headers of the newest stored blocks (up to BLOCKHASH_QUEUE_ENTRIES), oldest first. */
   recentHeaders: BlockHeader[];
   /** Statuses of transactions in the newest stored slots (for the duplicate check after a restart). */
   recentStatuses: Array<[string, SignatureStatus]>;
@@ -136,6 +136,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private readonly voter?: Voter;
   private voteFailureLogged = false;
   private voteTransactions = 0;
+  /** Accounts were put in place in the working bank before the clock started (overwriteAccountsAtStart). */
+  private placedAtStart = false;
   private extensionsMeta: Record<string, unknown>;
   private readonly samples: PerformanceSample[] = [];
   private sampleStart: { slot: number; txs: number; at: number; votes: number };
@@ -200,6 +202,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       if (account.lamports === 0) this.accounts.delete(address);
       else this.accounts.set(address, account);
       this.working.set(address, account);
+      this.placedAtStart = true;
     }
   }
 
@@ -237,8 +240,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (this.slotTimer) clearTimeout(this.slotTimer);
     if (this.sampleTimer) clearInterval(this.sampleTimer);
     while (this.inflight) await this.inflight;
-    // Transactions already processed are kept: the working bank becomes the last block.
-    if (this.working.transactions.length > this.working.voteTransactions || this.queue.length > 0) this.sealWorkingBank();
+    // Transactions already processed (and accounts put in place at start) are kept: the working bank
+    // becomes the last block. The validator's own vote alone does not make one.
+    if (this.working.transactions.length > this.working.voteTransactions || this.placedAtStart || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
@@ -378,6 +382,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
     for (const ext of this.extensions) ext.openBank(this.working, parent);
     this.asyncBlockFull = false;
+    this.placedAtStart = false;
     this.banks.set(slot, this.working);
     this.forgetOldStatuses(slot);
     const schedule = this.genesis.epochSchedule;
@@ -543,7 +548,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
     const bank = this.bankAt(commitment);
-    return loadMessageAddresses(message, (a) => bank.get(a), bank.sysvars);
+    return loadMessageAddresses(message, (a) => this.getAccount(a, commitment), bank.sysvars);
   }
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */

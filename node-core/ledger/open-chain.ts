@@ -6,7 +6,7 @@ import { markRentExempt } from '../runtime/account.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store } from '../store/store.ts';
 import type { AccountsDb } from './bank.ts';
-import { MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
+import { BLOCKHASH_QUEUE_ENTRIES, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { Chain, blockhashOf, type ChainParams, type SignatureStatus } from './chain.ts';
 import type { GenesisConfig } from './genesis-config.ts';
 
@@ -61,8 +61,14 @@ export async function openChain(p: OpenChainParams): Promise<Chain> {
   for await (const [k, a] of p.store.loadAccounts()) accounts.set(k, markRentExempt(a, p.genesis.rent));
   const headers: BlockHeader[] = [];
   const statuses: Array<[string, SignatureStatus]> = [];
-  const first = Math.max(0, meta.slot - MAX_RECENT_BLOCKHASHES + 1);
-  for (const slot of await p.store.getBlockSlots(first, meta.slot, MAX_RECENT_BLOCKHASHES)) {
+  // Headers of the newest 512 slots (the slot hashes); statuses only of the newest 300 (the status cache).
+  const first = Math.max(0, meta.slot - BLOCKHASH_QUEUE_ENTRIES + 1);
+  for (const slot of await p.store.getBlockSlots(first, meta.slot, BLOCKHASH_QUEUE_ENTRIES)) {
+    if (slot <= meta.slot - MAX_RECENT_BLOCKHASHES) {
+      const header = await p.store.getBlockHeader(slot);
+      if (header) headers.push(header);
+      continue;
+    }
     const block = await p.store.getBlock(slot);
     if (!block) continue;
     headers.push(block);

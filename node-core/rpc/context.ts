@@ -2,6 +2,7 @@ import type { Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import type { Chain, Commitment } from '../ledger/chain.ts';
 import { minContextSlotNotReached } from './errors.ts';
+import type { IsthmusNodeInfo } from './methods/isthmus.ts';
 import type { HealthStatus } from './health.ts';
 import type { KnownValidatorState } from '../server/known-validators.ts';
 
@@ -16,6 +17,8 @@ export interface RpcContext {
   /** host:port of the JSON-RPC and PubSub servers, for getClusterNodes. */
   rpcAddress: string;
   pubsubAddress: string;
+  /** The node's URLs and dev accounts for the isthmus_* methods (set by startNode once it listens). */
+  isthmus?: IsthmusNodeInfo;
   /** The health check (known validators); absent means healthy while running. */
   health?(): HealthStatus;
   /** The known validators as last polled, for getClusterNodes. */

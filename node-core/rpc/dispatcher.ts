@@ -5,7 +5,13 @@
 import { toRpcJson } from './json.ts';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, methodNotFound } from './errors.ts';
 
-export type MethodHandler<C> = (params: unknown, ctx: C) => unknown;
+/** What a method may know of the HTTP request that carried it (absent over PubSub and in tests). */
+export interface RequestInfo {
+  /** The browser's Origin header: set when a web page made the request. */
+  origin?: string;
+}
+
+export type MethodHandler<C> = (params: unknown, ctx: C, request?: RequestInfo) => unknown;
 export type MethodTable<C> = Readonly<Record<string, MethodHandler<C>>>;
 
 export const MAX_BATCH_LENGTH = 1_000;
@@ -42,7 +48,7 @@ export class Dispatcher<C> {
   }
 
   /** Answers a raw body; null when nothing is to be sent back (only notifications). */
-  async handleBody(body: string): Promise<string | null> {
+  async handleBody(body: string, request?: RequestInfo): Promise<string | null> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -54,16 +60,16 @@ export class Dispatcher<C> {
       if (parsed.length > MAX_BATCH_LENGTH) {
         return JSON.stringify(errorResponse(null, { code: INVALID_REQUEST, message: `Invalid request: batch of ${parsed.length} requests is too long; max ${MAX_BATCH_LENGTH}` }));
       }
-      const answers = await Promise.all(parsed.map((r) => this.handleOne(r)));
+      const answers = await Promise.all(parsed.map((r) => this.handleOne(r, request)));
       const present = answers.filter((a) => a !== null);
       return present.length ? toRpcJson(present) : null;
     }
-    const answer = await this.handleOne(parsed);
+    const answer = await this.handleOne(parsed, request);
     return answer === null ? null : toRpcJson(answer);
   }
 
   /** One request object → response object, or null for a notification. */
-  async handleOne(req: unknown): Promise<object | null> {
+  async handleOne(req: unknown, request?: RequestInfo): Promise<object | null> {
     if (typeof req !== 'object' || req === null || Array.isArray(req)) {
       return errorResponse(null, { code: INVALID_REQUEST, message: 'Invalid request' });
     }
@@ -79,7 +85,7 @@ export class Dispatcher<C> {
       response = errorResponse(id, toErrorBody(methodNotFound()));
     } else {
       try {
-        let result = handler(r.params, this.ctx);
+        let result = handler(r.params, this.ctx, request);
         if (result instanceof Promise) result = await result;
         // A response must carry `result`; JSON.stringify would drop an undefined one.
         response = { jsonrpc: '2.0', result: result === undefined ? null : result, id };

@@ -26,6 +26,8 @@ export const NO_SNAPSHOT = -32008;
 export const TRANSACTION_SIGNATURE_LEN_MISMATCH = -32013;
 export const UNSUPPORTED_TRANSACTION_VERSION = -32015;
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+/** Isthmus's own: a method a web page of another origin may not call (isthmus_getDevAccounts). */
+export const FORBIDDEN_ORIGIN = -32090;
 
 export const invalidParams = (detail: string) => new RpcError(INVALID_PARAMS, detail);
 export const invalidRequest = (detail = 'Invalid request') => new RpcError(INVALID_REQUEST, detail);

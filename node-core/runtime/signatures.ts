@@ -4,36 +4,22 @@
  * thread pool so both cores verify while the event loop keeps serving.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { Point } from '@noble/ed25519';
 import { addressToBytes, type Address } from '../common/pubkey.ts';
+import { hasSmallOrder } from '../common/ed25519-small-order.ts';
 import type { Transaction } from './wire.ts';
 
-const SPKI_ED25519_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
 const KEY_CACHE_LIMIT = 50_000;
 const keyCache = new Map<Address, KeyObject | null>();
-
-/**
- * Whether the key is a point of small order. OpenSSL's cofactorless check accepts R = A, S = 0 for
- * such a key and any message; Agave verifies with ed25519-dalek's verify_strict, which refuses them.
- */
-function isWeakKey(bytes: Uint8Array): boolean {
-  try {
-    return Point.fromBytes(bytes, true).isSmallOrder();
-  } catch {
-    return true; // not a point at all
-  }
-}
 
 /** The public-key object of an address, cached; null when the bytes are not a usable Ed25519 point. */
 function publicKeyObject(address: Address): KeyObject | null {
   let key = keyCache.get(address);
   if (key !== undefined) return key;
   const bytes = addressToBytes(address);
-  const der = new Uint8Array(44);
-  der.set(SPKI_ED25519_PREFIX);
-  der.set(bytes, 12);
   try {
-    key = isWeakKey(bytes) ? null : createPublicKey({ key: Buffer.from(der.buffer), format: 'der', type: 'spki' });
+    // Small-order keys: ed25519-dalek's verify_strict refuses them, OpenSSL's check would not.
+    // From a JWK: OpenSSL imports it ~15x faster than the same key as DER (SPKI).
+    key = hasSmallOrder(bytes) ? null : createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(bytes).toString('base64url') }, format: 'jwk' });
   } catch {
     key = null;
   }

@@ -65,7 +65,7 @@ export function createHttpServer(h: HttpHandlers): http.Server {
     req.on('end', () => {
       if (tooLarge) return;
       const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      h.dispatcher.handleBody(body).then(
+      h.dispatcher.handleBody(body, req.headers.origin === undefined ? undefined : { origin: req.headers.origin }).then(
         (answer) => {
           if (answer === null) {
             res.writeHead(204, { [ALLOW_ORIGIN]: '*' });

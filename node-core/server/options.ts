@@ -36,6 +36,8 @@ export interface NodeOptions {
   knownValidators?: string[];
   /** How often the known validators are polled (default 1 s). */
   knownValidatorPollMs?: number;
+  /** The built explorer served at /explorer/ [default: renderer/dist of this checkout]. */
+  explorerDir?: string;
 }
 
 export const DEFAULT_OPTIONS = {

@@ -21,6 +21,7 @@ import { nativeMethods } from '../rpc/methods/index.ts';
 import { openLmdbStore } from '../store/lmdb-store.ts';
 import type { Store } from '../store/store.ts';
 import { createHttpServer, listen } from './http.ts';
+import { createExplorerStatic, EXPLORER_PATH } from './explorer-static.ts';
 import type { NodeOptions } from './options.ts';
 import { startPubsubServer, type PubsubServer } from '../pubsub/server.ts';
 import { EVM_PROGRAM_ID } from '../evm/constants.ts';
@@ -49,6 +50,8 @@ export interface RunningNode {
   /** The EVM endpoint (Ethereum JSON-RPC over HTTP and WebSocket). */
   evmRpcUrl: string;
   evmRpcPort: number;
+  /** The explorer served by this node (http://host:rpcPort/explorer/). */
+  explorerUrl: string;
   evm: EvmSpace;
   faucetKeypairPath: string;
   /** True when this start made the ledger's genesis. */
@@ -158,7 +161,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     });
     ctx.health = () => healthStatus(chain.confirmedSlot, known.highestSlot());
     ctx.knownValidators = () => known.validators;
-    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => healthText(ctx.health!()), allowedHosts: options.rpcAllowedHosts });
+    const httpServer = createHttpServer({ dispatcher: dispatcher as Dispatcher<unknown>, health: () => healthText(ctx.health!()), serveStatic: createExplorerStatic(options.explorerDir), allowedHosts: options.rpcAllowedHosts });
     const host = options.bindAddress;
     let rpcPort: number;
     let pubsub: PubsubServer | undefined;
@@ -177,6 +180,20 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     const urlHost = host.includes(':') ? `[${host}]` : host;
     ctx.rpcAddress = `${urlHost}:${rpcPort}`;
     ctx.pubsubAddress = `${urlHost}:${pubsub.port}`;
+    const rpcUrl = `http://${urlHost}:${rpcPort}`;
+    ctx.isthmus = {
+      rpcUrl,
+      pubsubUrl: `ws://${urlHost}:${pubsub.port}`,
+      evmRpcUrl: `http://${urlHost}:${evmServer.port}`,
+      evmChainId: evm.chainId,
+      explorerUrl: `${rpcUrl}${EXPLORER_PATH}`,
+      bindAddress: host,
+      slotMs: options.slotMs,
+      rootDepth: options.rootDepth,
+      mnemonic: keys.mnemonic,
+      devAccounts: keys.devAccounts,
+      evmDevAccounts: keys.evmDevAccounts,
+    };
     chain.start();
     known.start();
 
@@ -203,6 +220,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       pubsubPort: pubsub.port,
       evmRpcUrl: `http://${urlHost}:${evmServer.port}`,
       evmRpcPort: evmServer.port,
+      explorerUrl: ctx.isthmus.explorerUrl,
       evm,
       faucetKeypairPath: files.faucet,
       createdLedger,

@@ -5,6 +5,9 @@
  * waiting a slot time per slot. The clock keeps running beside it (its slots are ordinary empty ones).
  * When it returns the node is closed (store flushed, lock released), so `isthmus start --ledger dir`
  * opens it like any other ledger.
+ *
+ * The store fsyncs every slot's commit, as it must; on a busy disk that wait is most of the time (a
+ * few ms a slot), so where a RAM disk exists (/dev/shm) the ledger is made there and copied to `dir`.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -78,6 +81,27 @@ function labelledKeypair(label: string): Keypair {
  * recipients, every 7th with a memo, every 500th a failing transfer (insufficient funds).
  */
 export async function makeLongLedger(dir: string, slots: number, opts: LongLedgerOptions = {}): Promise<LongLedger> {
+  const scratch = ramDiskScratch();
+  if (!scratch) return writeLongLedger(dir, slots, opts);
+  try {
+    const made = await writeLongLedger(path.join(scratch, 'ledger'), slots, opts);
+    fs.cpSync(made.dir, dir, { recursive: true });
+    return { ...made, dir };
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** A new folder on a RAM disk, or null when there is none (not Linux, or not writable). */
+function ramDiskScratch(): string | null {
+  try {
+    return fs.mkdtempSync('/dev/shm/isthmus-long-ledger-');
+  } catch {
+    return null;
+  }
+}
+
+async function writeLongLedger(dir: string, slots: number, opts: LongLedgerOptions): Promise<LongLedger> {
   const started = Date.now();
   const node = await startNode({
     ...(DEFAULT_OPTIONS as Omit<NodeOptions, 'ledger'>),
@@ -180,8 +204,26 @@ export async function copyOfLongLedger(slots: number, opts: Pick<LongLedgerOptio
       fs.rmSync(building, { recursive: true, force: true }); // another process got there first
     }
   }
+  const now = new Date();
+  fs.utimesSync(template, now, now); // in use: kept by pruneStaleTemplates
+  pruneStaleTemplates(path.basename(template));
   const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as LongLedger;
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-long-')), 'ledger');
   fs.cpSync(path.join(template, 'ledger'), dir, { recursive: true });
   return { ...info, dir };
+}
+
+/** A template unused for this long was made by code since changed (or a killed run): removed. */
+const STALE_TEMPLATE_MS = 60 * 60 * 1000;
+
+function pruneStaleTemplates(current: string): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith('isthmus-long-ledger-') || name === current) continue;
+    const p = path.join(os.tmpdir(), name);
+    try {
+      if (Date.now() - fs.statSync(p).mtimeMs > STALE_TEMPLATE_MS) fs.rmSync(p, { recursive: true, force: true });
+    } catch {
+      // removed meanwhile by another process
+    }
+  }
 }

@@ -117,6 +117,12 @@ describe('EVM space with ethers v6', () => {
     const r = (await (await deployed.getFunction('increment')()).wait())!;
     assert.equal(await count(), 6n);
     assert.equal(await count({ blockTag: r.blockNumber - 1 }), 5n);
+    // The block's receipts, by number and by hash (geth takes a 32-byte hex string as a hash).
+    const byNumber = await provider.send('eth_getBlockReceipts', [`0x${r.blockNumber.toString(16)}`]);
+    assert.deepEqual(await provider.send('eth_getBlockReceipts', [r.blockHash]), byNumber);
+    assert.deepEqual(await provider.send('eth_getBlockReceipts', [{ blockHash: r.blockHash }]), byNumber);
+    assert.ok(byNumber.some((x: { transactionHash: string }) => x.transactionHash === r.hash));
+    assert.equal(await provider.send('eth_getBlockReceipts', [`0x${'00'.repeat(32)}`]), null);
     assert.equal(r.logs.length, 1);
     const parsed = deployed.interface.parseLog(r.logs[0]!)!;
     assert.equal(parsed.name, 'Incremented');

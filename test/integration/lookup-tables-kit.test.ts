@@ -141,10 +141,17 @@ describe('address lookup tables with @solana/kit', () => {
   let authority: KeyPairSigner;
   let tableSlot: bigint;
 
+  it('the program is a builtin account of the genesis', async () => {
+    const { value } = await rpc.getAccountInfo(ALT, { encoding: 'base64' }).send();
+    assert.equal(value!.executable, true);
+    assert.equal(value!.owner, 'NativeLoader1111111111111111111111111111111');
+  });
+
   it('creates and extends a table at the derived address', async () => {
     authority = await generateKeyPairSigner();
     recipients = await Promise.all([1, 2, 3].map(async () => (await generateKeyPairSigner()).address));
-    const recentSlot = await rpc.getSlot({ commitment: 'confirmed' }).send();
+    // A finalized slot: the confirmed bank a preflight runs on has the confirmed slot itself not yet in its slot hashes.
+    const recentSlot = await rpc.getSlot({ commitment: 'finalized' }).send();
     const [derived, bump] = await deriveTable(authority.address, recentSlot);
     table = derived;
     const send = sendAndConfirmTransactionFactory({ rpc, rpcSubscriptions: subs });
@@ -200,6 +207,12 @@ describe('address lookup tables with @solana/kit', () => {
     assert.ok(keys.slice(0, -1).every((k) => k.source === 'transaction'));
     const sigs = await rpc.getSignaturesForAddress(recipients[1]!, { commitment: 'confirmed' }).send();
     assert.deepEqual(sigs.map((s) => s.signature), [sig]);
+    const block = await rawRpc(node.rpcUrl, 'getBlock', [Number(got.slot), { commitment: 'confirmed', maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' }]);
+    const entry = block.result.transactions.find((t: { transaction: { signatures: string[] } }) => t.transaction.signatures[0] === sig);
+    assert.deepEqual(entry.transaction.accountKeys.at(-1), { pubkey: recipients[1], writable: true, signer: false, source: 'lookupTable' });
+    assert.equal(entry.version, 0);
+    const legacyClient = await rawRpc(node.rpcUrl, 'getTransaction', [sig, { commitment: 'confirmed' }]);
+    assert.equal(legacyClient.error.code, -32015, 'a client without maxSupportedTransactionVersion cannot read it');
   });
 
   it('a wrong index, a missing table or a table of another owner: Agave\'s errors, nothing changed', async () => {
@@ -224,6 +237,12 @@ describe('address lookup tables with @solana/kit', () => {
     assert.deepEqual(owner.error, { code: -32602, message: 'invalid transaction: Transaction loads an address table account with an invalid owner' });
     const simulated = await rawRpc(node.rpcUrl, 'simulateTransaction', [bad((w) => (w[w.length - 2] = 9)), { encoding: 'base64', commitment: 'confirmed' }]);
     assert.equal(simulated.error.code, -32602);
+    // getFeeForMessage resolves the tables too: the message starts after the signature count and the one signature.
+    const message = (mutate: (w: Uint8Array) => void) => Buffer.from(Buffer.from(bad(mutate), 'base64').subarray(65)).toString('base64');
+    const fee = await rawRpc(node.rpcUrl, 'getFeeForMessage', [message(() => {}), { commitment: 'confirmed' }]);
+    assert.equal(fee.result.value, 5000);
+    const badFee = await rawRpc(node.rpcUrl, 'getFeeForMessage', [message((w) => (w[w.length - 2] = 9)), { commitment: 'confirmed' }]);
+    assert.deepEqual(badFee.error, { code: -32602, message: 'invalid transaction message: Transaction address table lookup uses an invalid index' });
     assert.equal((await rpc.getBalance(payer.address, { commitment: 'processed' }).send()).value, before);
   });
 });
@@ -256,7 +275,7 @@ describe('address lookup tables with @solana/web3.js', () => {
   }
 
   it('AddressLookupTableProgram: create and extend; getAddressLookupTable reads the state', async () => {
-    const recentSlot = await conn.getSlot();
+    const recentSlot = await conn.getSlot('finalized');
     const [create, address] = AddressLookupTableProgram.createLookupTable({ authority: authority.publicKey, payer: payerKp.publicKey, recentSlot });
     table = address;
     const extend = AddressLookupTableProgram.extendLookupTable({ lookupTable: table, authority: authority.publicKey, payer: payerKp.publicKey, addresses: recipients });
@@ -277,6 +296,11 @@ describe('address lookup tables with @solana/web3.js', () => {
     assert.equal(got!.transaction.message.addressTableLookups.length, 1);
     const keys = got!.transaction.message.getAccountKeys({ accountKeysFromLookups: got!.meta!.loadedAddresses! });
     assert.equal(keys.get(keys.length - 1)!.toBase58(), recipients[0]!.toBase58());
+    const parsed = await conn.getParsedTransaction(sig, { maxSupportedTransactionVersion: 0 });
+    const last = parsed!.transaction.message.accountKeys.at(-1)!;
+    assert.deepEqual([last.pubkey.toBase58(), last.writable, last.signer, last.source], [recipients[0]!.toBase58(), true, false, 'lookupTable']);
+    const ix = parsed!.transaction.message.instructions[0] as { program: string; parsed: { type: string; info: { destination: string } } };
+    assert.deepEqual([ix.program, ix.parsed.type, ix.parsed.info.destination], ['system', 'transfer', recipients[0]!.toBase58()]);
     assert.equal(await conn.getBalance(recipients[0]!), 2_000_000);
   });
 
@@ -296,7 +320,7 @@ describe('address lookup tables with @solana/web3.js', () => {
 
   it('deactivate: still usable while deactivating, then not found; closing waits for the cool-down', async () => {
     const auth2 = Keypair.generate();
-    const recentSlot = await conn.getSlot();
+    const recentSlot = await conn.getSlot('finalized');
     const [create, t2] = AddressLookupTableProgram.createLookupTable({ authority: auth2.publicKey, payer: payerKp.publicKey, recentSlot });
     const extend = AddressLookupTableProgram.extendLookupTable({ lookupTable: t2, authority: auth2.publicKey, payer: payerKp.publicKey, addresses: recipients });
     await sendV0([create, extend], [], [auth2]);
@@ -309,9 +333,18 @@ describe('address lookup tables with @solana/web3.js', () => {
     const closeIx = AddressLookupTableProgram.closeLookupTable({ lookupTable: t2, authority: auth2.publicKey, recipient: payerKp.publicKey });
     const early = await rawRpc(node.rpcUrl, 'simulateTransaction', [await encodeV0([closeIx], [auth2]), { encoding: 'base64', commitment: 'confirmed' }]);
     assert.deepEqual(early.result.value.err, { InstructionError: [0, 'InvalidArgument'] });
-    assert.ok(early.result.value.logs.some((l: string) => /^Program log: Table cannot be closed until it's fully deactivated in \d+ blocks$/.test(l)));
+    assert.ok(early.result.value.logs.some((l: string) => /^Table cannot be closed until it's fully deactivated in \d+ blocks$/.test(l)));
 
-    // 512 slots later the deactivation slot has left the slot hashes.
+    // 350 slots on (past the 300 blockhashes a node keeps for lookups by hash) the slot hashes still hold
+    // the deactivation slot, so the table still serves lookups.
+    await waitFor(async () => (await conn.getSlot('confirmed')) > deactivatedAt + 350, { timeoutMs: 60_000, everyMs: 100, what: '350 slots' });
+    const midway = await sendV0([SystemProgram.transfer({ fromPubkey: payerKp.publicKey, toPubkey: recipients[1]!, lamports: 1_000_001 })], [state]);
+    assert.equal((await conn.getTransaction(midway, { maxSupportedTransactionVersion: 0 }))!.meta!.err, null);
+    const slotHashes = await conn.getParsedAccountInfo(new PublicKey('SysvarS1otHashes111111111111111111111111111'));
+    const entries = (slotHashes.value!.data as { parsed: { info: unknown[] } }).parsed.info.length;
+    assert.ok(entries > 350 && entries <= 512, `the slot hashes hold every slot up to 512 (${entries})`);
+
+    // 512 slots after the deactivation its slot has left the slot hashes.
     await waitFor(async () => (await conn.getSlot('confirmed')) > deactivatedAt + 513, { timeoutMs: 60_000, everyMs: 200, what: 'the cool-down' });
     const { blockhash } = await conn.getLatestBlockhash();
     const use = new VersionedTransaction(

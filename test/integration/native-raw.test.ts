@@ -176,9 +176,10 @@ describe('1.5-era methods', () => {
     assert.ok(all.every((s: number, i: number) => i === 0 || s === all[i - 1] + 1), 'every slot has a block');
     assert.deepEqual(await result('getConfirmedBlocks', [rooted.slot - 1, rooted.slot + 1]), [rooted.slot - 1, rooted.slot, rooted.slot + 1]);
     assert.deepEqual(await result('getConfirmedBlocks', [5, 4]), []);
-    // The end slot is clamped to the root: a far end on a young chain is no error (Agave does the same).
-    const far = await result('getConfirmedBlocks', [0, 600_000]);
-    assert.ok(far.length >= root && far.length < 600_000);
+    // A far end within the limit is clamped to the root; a range over 500,000 slots is refused even on a young chain (the spec's limit).
+    const far = await result('getConfirmedBlocks', [0, 400_000]);
+    assert.ok(far.length >= root && far.length < 400_000);
+    await callError('getConfirmedBlocks', [0, 600_000], -32602, 'Slot range too large; max 500000');
     assert.deepEqual(await result('getConfirmedBlocksWithLimit', [rooted.slot, 2]), [rooted.slot, rooted.slot + 1]);
     assert.deepEqual(await result('getConfirmedBlocksWithLimit', [rooted.slot, 0]), []);
     await callError('getConfirmedBlocksWithLimit', [0, 500_001], -32602, 'Limit too large; max 500000');

@@ -5,6 +5,9 @@
  * and the jsonParsed shapes.
  */
 import { test, describe } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import bs58 from 'bs58';
 import { ByteWriter } from '../../node-core/common/bytes.ts';
@@ -12,6 +15,11 @@ import { createProgramAddress, findProgramAddress } from '../../node-core/common
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
+import { BlockhashQueue } from '../../node-core/ledger/blockhash-queue.ts';
+import type { Chain } from '../../node-core/ledger/chain.ts';
+import { createGenesis, genesisHashOf, LAMPORTS_PER_SOL } from '../../node-core/ledger/genesis.ts';
+import { openChain, writeGenesis } from '../../node-core/ledger/open-chain.ts';
+import { MemoryStore } from '../../node-core/store/memory-store.ts';
 import { cloneAccount, minimumBalanceForRentExemption, newAccount, type Account } from '../../node-core/runtime/account.ts';
 import { loadMessageAddresses, MAX_TX_ACCOUNT_LOCKS } from '../../node-core/runtime/address-loader.ts';
 import { builtinProgramAccount, executeTransaction, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
@@ -19,6 +27,7 @@ import { encodeLookupTableInstruction, type LookupTableInstruction } from '../..
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM_ID as ALT,
   LOOKUP_TABLE_META_SIZE,
+  SLOT_HASHES_MAX_ENTRIES,
   SLOT_MAX,
   decodeLookupTable,
   encodeLookupTable,
@@ -169,11 +178,11 @@ describe('CreateLookupTable', () => {
     const current = deriveTable(authority.address, 1000);
     const r = world.run(send([createIx(current.address, 1000, current.bump)]));
     assert.deepEqual(r.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(r.logs.includes('Program log: 1000 is not a recent slot'));
+    assert.ok(r.logs.includes('1000 is not a recent slot'));
     const good = deriveTable(authority.address, 998);
     const wrong = world.run(send([createIx(other.address, 998, good.bump)]));
     assert.deepEqual(wrong.err, { InstructionError: [0, 'InvalidArgument'] });
-    assert.ok(wrong.logs.includes(`Program log: Table address must match derived address: ${good.address}`));
+    assert.ok(wrong.logs.includes(`Table address must match derived address: ${good.address}`));
     assert.equal(world.accounts.get(good.address), undefined, 'nothing created');
   });
 
@@ -199,7 +208,7 @@ describe('CreateLookupTable', () => {
     ix.accounts![2] = { key: other.address, writable: true };
     const r = world.run(send([ix]));
     assert.deepEqual(r.err, { InstructionError: [0, 'MissingRequiredSignature'] });
-    assert.ok(r.logs.includes('Program log: Payer account must be a signer'));
+    assert.ok(r.logs.includes('Payer account must be a signer'));
   });
 });
 
@@ -224,16 +233,16 @@ describe('ExtendLookupTable', () => {
     const { world, table } = worldWithTable(addresses(1));
     const unsigned = world.run(send([extendIx(table, addresses(1, 80), false)], []));
     assert.deepEqual(unsigned.err, { InstructionError: [0, 'MissingRequiredSignature'] });
-    assert.ok(unsigned.logs.includes('Program log: Authority account must be a signer'));
+    assert.ok(unsigned.logs.includes('Authority account must be a signer'));
     assert.deepEqual(world.run(send([extendIx(table, addresses(1, 80), true, other.address)], [other])).err, { InstructionError: [0, 'IncorrectAuthority'] });
     const empty = world.run(send([extendIx(table, [])]));
     assert.deepEqual(empty.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(empty.logs.includes('Program log: Must extend with at least one address'));
+    assert.ok(empty.logs.includes('Must extend with at least one address'));
     // 20 addresses a transaction: fill up to 241, then 16 more would make 257.
     for (let n = 1; n < 241; n += 20) assert.equal(world.run(send([extendIx(table, addresses(20, 100 + n))])).err, null);
     const over = world.run(send([extendIx(table, addresses(16, 90))]));
     assert.deepEqual(over.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(over.logs.includes('Program log: Extended lookup table length 257 would exceed max capacity of 256'));
+    assert.ok(over.logs.includes('Extended lookup table length 257 would exceed max capacity of 256'));
     assert.equal(world.table(table).addresses.length, 241);
     const notOwned = world.run(send([extendIx(payer.address, addresses(1))]));
     assert.deepEqual(notOwned.err, { InstructionError: [0, 'InvalidAccountOwner'] });
@@ -245,7 +254,7 @@ describe('FreezeLookupTable, DeactivateLookupTable, CloseLookupTable', () => {
     const empty = worldWithTable([]);
     const r = empty.world.run(send([tableIx('freezeLookupTable', empty.table)]));
     assert.deepEqual(r.err, { InstructionError: [0, 'InvalidInstructionData'] });
-    assert.ok(r.logs.includes('Program log: Empty lookup tables cannot be frozen'));
+    assert.ok(r.logs.includes('Empty lookup tables cannot be frozen'));
 
     const { world, table } = worldWithTable(addresses(2));
     assert.equal(world.run(send([tableIx('freezeLookupTable', table)])).err, null);
@@ -253,34 +262,34 @@ describe('FreezeLookupTable, DeactivateLookupTable, CloseLookupTable', () => {
     const before = structuredClone(world.accounts.get(table));
     const extend = world.run(send([extendIx(table, addresses(1, 90))]));
     assert.deepEqual(extend.err, { InstructionError: [0, 'Immutable'] });
-    assert.ok(!extend.logs.some((l) => l.startsWith('Program log:')), 'extend logs nothing for a frozen table');
+    assert.ok(extend.logs.every((l) => l.startsWith('Program ')), 'extend logs nothing of its own for a frozen table');
     const freeze = world.run(send([tableIx('freezeLookupTable', table)]));
-    assert.ok(freeze.logs.includes('Program log: Lookup table is already frozen'));
+    assert.ok(freeze.logs.includes('Lookup table is already frozen'));
     const deactivate = world.run(send([tableIx('deactivateLookupTable', table)]));
     assert.deepEqual(deactivate.err, { InstructionError: [0, 'Immutable'] });
-    assert.ok(deactivate.logs.includes('Program log: Lookup table is frozen'));
+    assert.ok(deactivate.logs.includes('Lookup table is frozen'));
     assert.deepEqual(world.accounts.get(table), before);
   });
 
   test('a deactivated table closes only once its deactivation slot has left the slot hashes', () => {
     const { world, table } = worldWithTable(addresses(2));
     const notDeactivated = world.run(send([closeIx(table, other.address)]));
-    assert.ok(notDeactivated.logs.includes('Program log: Lookup table is not deactivated'));
+    assert.ok(notDeactivated.logs.includes('Lookup table is not deactivated'));
     assert.equal(world.run(send([tableIx('deactivateLookupTable', table)])).err, null);
     assert.equal(world.table(table).meta.deactivationSlot, 1001n);
     const again = world.run(send([tableIx('deactivateLookupTable', table)]));
-    assert.ok(again.logs.includes('Program log: Lookup table is already deactivated'));
+    assert.ok(again.logs.includes('Lookup table is already deactivated'));
     const extend = world.run(send([extendIx(table, addresses(1, 90))]));
-    assert.ok(extend.logs.includes('Program log: Deactivated tables cannot be extended'));
+    assert.ok(extend.logs.includes('Deactivated tables cannot be extended'));
     const sameSlot = world.run(send([closeIx(table, other.address)]));
     assert.deepEqual(sameSlot.err, { InstructionError: [0, 'InvalidArgument'] });
-    assert.ok(sameSlot.logs.includes("Program log: Table cannot be closed until it's fully deactivated in 513 blocks"));
+    assert.ok(sameSlot.logs.includes("Table cannot be closed until it's fully deactivated in 513 blocks"));
     world.slot = 1002;
-    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Program log: Table cannot be closed until it's fully deactivated in 512 blocks"));
+    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Table cannot be closed until it's fully deactivated in 512 blocks"));
     world.slot = 1001 + 512;
-    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Program log: Table cannot be closed until it's fully deactivated in 1 blocks"));
+    assert.ok(world.run(send([closeIx(table, other.address)])).logs.includes("Table cannot be closed until it's fully deactivated in 1 blocks"));
     const self = world.run(send([closeIx(table, table)]));
-    assert.ok(self.logs.includes('Program log: Lookup table cannot be the recipient of reclaimed lamports'));
+    assert.ok(self.logs.includes('Lookup table cannot be the recipient of reclaimed lamports'));
     world.slot = 1001 + 513;
     const lamports = world.accounts.get(table)!.lamports;
     const closed = world.run(send([closeIx(table, other.address)]));
@@ -431,5 +440,97 @@ describe('jsonParsed', () => {
     });
     assert.equal(parseInstruction(ALT, encodeLookupTableInstruction({ type: 'closeLookupTable' }), keys.slice(0, 2)), null, 'too few accounts');
     assert.equal(parseInstruction(ALT, Uint8Array.of(9, 0, 0, 0), keys), null);
+  });
+});
+
+describe('the slot hashes the chain keeps', () => {
+  test('512 slots for the slot hashes sysvar, while lookups by hash see the newest 300', () => {
+    const q = new BlockhashQueue();
+    const hash = (slot: number) => bs58.encode(new ByteWriter(32).u64(slot + 1).u64(0).u64(0).u64(0).finish());
+    for (let slot = 0; slot < 700; slot++) q.push({ blockhash: hash(slot), slot, blockHeight: slot, lamportsPerSignature: FEE });
+    const recent = q.recent(699, SLOT_HASHES_MAX_ENTRIES);
+    assert.equal(recent.length, 512);
+    assert.deepEqual([recent[0]!.slot, recent[511]!.slot], [699, 188]);
+    assert.ok(q.get(hash(699 - 299)), 'the 300th newest is found by hash');
+    assert.equal(q.get(hash(699 - 300)), undefined, 'the 301st newest is not');
+  });
+});
+
+describe('on the chain, across a restart', () => {
+  test('a table serves v0 transactions from the slot after its extension, through the cool-down and a restart, then is not found', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-alt-test-'));
+    try {
+      const { config, keys } = createGenesis({
+        ledger: dir,
+        mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+        slotMs: 400,
+        slotsPerEpoch: 432_000,
+        devAccountLamports: 100 * LAMPORTS_PER_SOL,
+      });
+      const hash = genesisHashOf(config);
+      const store = new MemoryStore();
+      await writeGenesis(store, config, hash);
+      const open = () => openChain({ store, genesis: config, genesisHash: hash, programs: builtinPrograms, slotMs: 400, rootDepth: 2 });
+      const seal = async (c: Chain, n: number) => {
+        for (let i = 0; i < n; i++) {
+          c.sealWorkingBank();
+          await c.flushed();
+        }
+      };
+      const owner = keys.devAccounts[0]!;
+      let chain = await open();
+      await seal(chain, 3);
+      const recentSlot = chain.confirmedSlot;
+      const { address: table, bump } = deriveTable(owner.address, recentSlot);
+      const entries = addresses(2);
+      const bh = () => chain.latestBlockhash('processed').blockhash;
+      const metas = [{ key: table, writable: true }, { key: owner.address, signer: true }, { key: owner.address, signer: true, writable: true }, { key: SYSTEM_PROGRAM_ID }];
+      const created = chain.processTransaction(
+        buildTransaction(owner, [
+          altIx({ type: 'createLookupTable', recentSlot: BigInt(recentSlot), bumpSeed: bump }, metas),
+          altIx({ type: 'extendLookupTable', newAddresses: entries }, metas),
+        ], bh()),
+      );
+      assert.equal(created.err, null);
+      const transfer = (lamports: number) => {
+        const m: UnsignedMessage = {
+          version: 0,
+          header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
+          accountKeys: [owner.address, SYSTEM_PROGRAM_ID],
+          recentBlockhash: bh(),
+          instructions: [{ programIdIndex: 1, accounts: [0, 2], data: transferData(lamports) }],
+          addressTableLookups: [{ accountKey: table, writableIndexes: [1], readonlyIndexes: [] }],
+        };
+        return signMessage(m, [owner]);
+      };
+      // Same slot as the extension: the address is not usable yet.
+      assert.equal(refused(() => chain.processTransaction(transfer(2_000_000))), 'InvalidAddressLookupTableIndex');
+      await seal(chain, 1);
+      const sent = chain.processTransaction(transfer(2_000_000));
+      assert.equal(sent.err, null);
+      assert.deepEqual(sent.loadedAddresses, { writable: [entries[1]], readonly: [] });
+      await seal(chain, 1);
+
+      const deactivated = chain.processTransaction(buildTransaction(owner, [altIx({ type: 'deactivateLookupTable' }, metas.slice(0, 2))], bh()));
+      assert.equal(deactivated.err, null);
+      const deactivationSlot = chain.processedSlot;
+      await seal(chain, 400);
+      await chain.stop();
+      chain = await open();
+      const slotHashes = chain.bankAt('processed').sysvars.slotHashes;
+      assert.deepEqual([slotHashes.length, slotHashes[0]![0], slotHashes.at(-1)![0]], [chain.processedSlot, chain.processedSlot - 1, 0], 'every slot is in the slot hashes after the restart');
+      assert.equal(chain.processTransaction(transfer(3_000_000)).err, null, 'deactivating: still usable 400 slots on, after a restart');
+      await seal(chain, deactivationSlot + 513 - chain.processedSlot);
+      assert.equal(chain.processedSlot, deactivationSlot + 513);
+      assert.equal(refused(() => chain.processTransaction(transfer(4_000_000))), 'AddressLookupTableNotFound');
+      const recipient = owner.address;
+      const closed = chain.processTransaction(buildTransaction(owner, [altIx({ type: 'closeLookupTable' }, [...metas.slice(0, 2), { key: recipient, writable: true }])], bh()));
+      assert.equal(closed.err, null);
+      assert.equal(chain.getAccount(table, 'processed'), null);
+      assert.equal(chain.getAccount(entries[1]!, 'processed')!.lamports, 5_000_000);
+      await chain.stop();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -15,6 +15,7 @@ import { minimumBalanceForRentExemption, newAccount, type Account } from '../../
 import { builtinProgramAccount, executeTransaction } from '../../node-core/runtime/executor.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
 import { verifyEd25519 } from '../../node-core/runtime/programs/precompiles/ed25519.ts';
+import { SMALL_ORDER_ENCODINGS } from '../../node-core/common/ed25519-small-order.ts';
 import { verifySecp256k1 } from '../../node-core/runtime/programs/precompiles/secp256k1.ts';
 import { verifySecp256r1 } from '../../node-core/runtime/programs/precompiles/secp256r1.ts';
 import { PrecompileFailure } from '../../node-core/runtime/programs/precompiles/errors.ts';
@@ -109,7 +110,17 @@ describe('Ed25519 precompile', () => {
     assert.equal(outcome(() => verifyEd25519(refs, [new Uint8Array(3), refs])), PrecompileError.InvalidDataOffsets);
   });
 
-  test('a key that is no curve point: InvalidPublicKey; a small-order key: InvalidSignature', () => {
+  test('the small-order encodings are exactly those that decompress to a point of small order', () => {
+    assert.equal(SMALL_ORDER_ENCODINGS.size, 14);
+    for (const hex of SMALL_ORDER_ENCODINGS) assert.ok(Point.fromBytes(Buffer.from(hex, 'hex'), true).isSmallOrder(), hex);
+    // The 8 points of small order, each reached: their canonical encodings are among the set.
+    const torsion = new Set<string>();
+    for (const hex of SMALL_ORDER_ENCODINGS) torsion.add(Point.fromBytes(Buffer.from(hex, 'hex'), true).toHex());
+    assert.equal(torsion.size, 8);
+    for (let i = 0; i < 20; i++) assert.ok(!Point.fromBytes(Web3Keypair.generate().publicKey.toBytes(), true).isSmallOrder());
+  });
+
+  test('a key that is no curve point: InvalidPublicKey (before the message is read); a small-order key: InvalidSignature', () => {
     const data = valid();
     const keyAt = new DataView(data.buffer).getUint16(6, true);
     let notAPoint: Uint8Array | null = null;
@@ -125,6 +136,9 @@ describe('Ed25519 precompile', () => {
     const bad = data.slice();
     bad.set(notAPoint!, keyAt);
     assert.equal(ed(bad), PrecompileError.InvalidPublicKey);
+    const badKeyAndMessage = bad.slice();
+    new DataView(badKeyAndMessage.buffer).setUint16(14, 3, true); // message in a missing instruction
+    assert.equal(ed(badKeyAndMessage), PrecompileError.InvalidPublicKey);
     // The identity as key, R = identity, S = 0: OpenSSL's cofactorless check accepts it for any
     // message; ed25519-dalek's verify_strict (Agave) refuses small-order points.
     const identity = new Uint8Array(32);
@@ -292,3 +306,151 @@ describe('precompiles in a transaction', () => {
     assert.equal(precompileSignatureCount({ accountKeys: keys, instructions: [ix(0, 9), ix(1, 2), ix(2, 3), ix(3, 1), ix(1)] }), 6);
   });
 });
+
+describe('against LiteSVM (Agave\'s precompiles)', () => {
+  /** Runs each instruction list here and in LiteSVM; errors, fees, logs and compute units must agree. */
+  async function agree(cases: Array<[string, Uint8Array[], Address[]]>): Promise<void> {
+    const { LiteSVM } = await import('litesvm');
+    const { getTransactionDecoder } = await import('@solana/kit');
+    const svm = new LiteSVM().withSigverify(false);
+    const payer = keypairFromSeed(crypto.randomBytes(32));
+    svm.airdrop(payer.address as never, 1_000_000_000_000n as never);
+    const blockhash = svm.latestBlockhash();
+    const sysvars: Sysvars = {
+      clock: { slot: 1, epochStartTimestamp: 0, epoch: 0, leaderScheduleEpoch: 1, unixTimestamp: 1_700_000_000 },
+      rent: DEFAULT_RENT,
+      epochSchedule: { slotsPerEpoch: 432_000, leaderScheduleSlotOffset: 432_000, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 },
+      recentBlockhashes: [{ blockhash, lamportsPerSignature: 5000 }],
+      slotHashes: [],
+      lamportsPerSignature: 5000,
+    };
+    const balance = () => Number(svm.getBalance(payer.address as never));
+    for (const [name, datas, programs] of cases) {
+      const tx = buildTransaction(payer, datas.map((data, i) => ({ programId: programs[i]!, data })), svm.latestBlockhash());
+      const ours = executeTransaction(tx, {
+        readAccount: (a) => (a === payer.address ? newAccount(1_000_000_000_000, 0, SYSTEM_PROGRAM_ID) : SYSVAR_IDS.has(a) ? renderSysvar(a, sysvars) : null),
+        sysvars,
+        programs: builtinPrograms,
+        simulation: false,
+        durableNonce: false,
+      });
+      const before = balance();
+      const raw = svm.sendTransaction(getTransactionDecoder().decode(tx.wire) as never) as unknown as { err?: () => unknown; meta?: () => unknown; logs?: () => string[]; computeUnitsConsumed?: () => bigint };
+      const failed = typeof raw.err === 'function';
+      const meta = (failed ? raw.meta!() : raw) as { logs(): string[]; computeUnitsConsumed(): bigint };
+      let theirs: unknown = null;
+      if (failed) {
+        const e = raw.err!() as { index?: number; err?: () => { code: number } };
+        theirs = typeof e.err === 'function' ? { InstructionError: [e.index, { Custom: e.err().code }] } : `LiteSVM: ${String(raw)}`;
+      }
+      assert.deepEqual(ours.err, theirs, name);
+      assert.equal(ours.fee, before - balance(), `${name}: fee`);
+      assert.deepEqual(ours.logs, meta.logs(), `${name}: logs`);
+      assert.equal(BigInt(ours.computeUnitsConsumed), meta.computeUnitsConsumed(), `${name}: compute units`);
+      svm.expireBlockhash();
+    }
+  }
+
+  test('Ed25519, Secp256k1 and Secp256r1: valid and broken instructions alike', async () => {
+    const signer = Web3Keypair.generate();
+    const edValid = new Uint8Array(Ed25519Program.createInstructionWithPrivateKey({ privateKey: signer.secretKey, message: Buffer.from('hello') }).data);
+    const edMut = (f: (d: Uint8Array, v: DataView) => void) => {
+      const d = edValid.slice();
+      f(d, new DataView(d.buffer));
+      return d;
+    };
+    const edV = new DataView(edValid.buffer);
+    const sigAt = edV.getUint16(2, true);
+    const keyAt = edV.getUint16(6, true);
+    const identity = new Uint8Array(32);
+    identity[0] = 1;
+    // The second instruction takes signature, key and message from the first (index 0).
+    const edCross = edMut((_, v) => [4, 8, 14].forEach((at) => v.setUint16(at, 0, true)));
+
+    const k1Key = crypto.randomBytes(32);
+    k1Key[0] = 1;
+    const k1Valid = new Uint8Array(Secp256k1Program.createInstructionWithPrivateKey({ privateKey: k1Key, message: Buffer.from('hello k1') }).data);
+    const k1Mut = (f: (d: Uint8Array, v: DataView) => void) => {
+      const d = k1Valid.slice();
+      f(d, new DataView(d.buffer));
+      return d;
+    };
+    const k1SigAt = new DataView(k1Valid.buffer).getUint16(1, true);
+
+    const E = ED25519_PROGRAM_ID;
+    const K = SECP256K1_PROGRAM_ID;
+    const R = SECP256R1_PROGRAM_ID;
+    const r1 = p256Instructions(Buffer.from('hello r1'));
+    await agree([
+      ['ed25519 valid', [edValid], [E]],
+      ['ed25519 no signatures', [Uint8Array.of(0, 0)], [E]],
+      ['ed25519 no signatures, extra data', [Uint8Array.of(0, 0, 0)], [E]],
+      ['ed25519 one byte', [Uint8Array.of(1)], [E]],
+      ['ed25519 truncated offsets', [edValid.slice(0, 10)], [E]],
+      ['ed25519 wrong message', [edMut((d) => (d[d.length - 1] ^= 1))], [E]],
+      ['ed25519 wrong signature', [edMut((d) => (d[sigAt + 5] ^= 1))], [E]],
+      ['ed25519 S not canonical', [edMut((d) => d.fill(0xff, sigAt + 32, sigAt + 64))], [E]],
+      ['ed25519 signature past the end', [edMut((_, v) => v.setUint16(2, 0xfff0, true))], [E]],
+      ['ed25519 signature in a missing instruction', [edMut((_, v) => v.setUint16(4, 3, true))], [E]],
+      ['ed25519 key in a missing instruction', [edMut((_, v) => v.setUint16(8, 3, true))], [E]],
+      ['ed25519 message size too big', [edMut((_, v) => v.setUint16(12, 0xffff, true))], [E]],
+      ['ed25519 small-order key and R', [edMut((d) => (d.set(identity, keyAt), d.set(identity, sigAt), d.fill(0, sigAt + 32, sigAt + 64)))], [E]],
+      ['ed25519 from another instruction', [edValid, edCross], [E, E]],
+      ['ed25519 from another instruction, broken', [edMut((d) => (d[d.length - 1] ^= 1)), edCross], [E, E]],
+      ['secp256k1 valid', [k1Valid], [K]],
+      ['secp256k1 no signatures', [Uint8Array.of(0)], [K]],
+      ['secp256k1 empty', [new Uint8Array(0)], [K]],
+      ['secp256k1 wrong message', [k1Mut((d) => (d[d.length - 1] ^= 1))], [K]],
+      ['secp256k1 wrong address', [k1Mut((d) => (d[12] ^= 1))], [K]],
+      ['secp256k1 recovery id 4', [k1Mut((d) => (d[k1SigAt + 64] = 4))], [K]],
+      ['secp256k1 r above the order', [k1Mut((d) => d.fill(0xff, k1SigAt, k1SigAt + 32))], [K]],
+      ['secp256k1 signature in a missing instruction', [k1Mut((_, v) => v.setUint8(3, 2))], [K]],
+      ['secp256k1 no room for the recovery id', [k1Mut((d, v) => v.setUint16(1, d.length - 64, true))], [K]],
+      ['secp256k1 address in a missing instruction', [k1Mut((_, v) => v.setUint8(6, 2))], [K]],
+      ['secp256k1 message past the end', [k1Mut((_, v) => v.setUint16(9, 0xffff, true))], [K]],
+      ['secp256k1 ed25519 then secp256k1', [edValid, k1Mut((_, v) => [3, 6, 11].forEach((at) => v.setUint8(at, 1)))], [E, K]],
+      ['secp256r1 valid', [r1.valid], [R]],
+      ['secp256r1 high S', [r1.highS], [R]],
+      ['secp256r1 wrong message', [r1.wrongMessage], [R]],
+      ['secp256r1 bad key', [r1.badKey], [R]],
+      ['secp256r1 no signatures', [Uint8Array.of(0, 0)], [R]],
+      ['secp256r1 nine signatures', [r1.nine], [R]],
+      ['secp256r1 r = 0', [r1.zeroR], [R]],
+    ]);
+  });
+});
+
+/** Secp256r1 instructions in Agave's layout (key, signature, message inline), valid and broken. */
+function p256Instructions(message: Buffer) {
+  const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+  const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const y = Buffer.from(jwk.y!, 'base64url');
+  const key = Buffer.concat([Buffer.of(2 + (y[31]! & 1)), Buffer.from(jwk.x!, 'base64url')]);
+  const raw = crypto.sign('sha256', message, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  const s0 = BigInt('0x' + raw.subarray(32).toString('hex'));
+  const low = s0 > N / 2n ? N - s0 : s0;
+  const hex32 = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
+  const build = (sig: Buffer, k: Buffer = key, count = 1) => {
+    const data = Buffer.alloc(16 + 33 + 64 + message.length);
+    data[0] = count;
+    [16 + 33, 0xffff, 16, 0xffff, 16 + 33 + 64, message.length, 0xffff].forEach((v, i) => data.writeUInt16LE(v, 2 + 2 * i));
+    k.copy(data, 16);
+    sig.copy(data, 16 + 33);
+    message.copy(data, 16 + 33 + 64);
+    return new Uint8Array(data);
+  };
+  const good = Buffer.concat([raw.subarray(0, 32), hex32(low)]);
+  const wrongMessage = build(good);
+  wrongMessage[wrongMessage.length - 1] ^= 1;
+  const badKey = Buffer.from(key);
+  badKey[0] = 5;
+  return {
+    valid: build(good),
+    highS: build(Buffer.concat([raw.subarray(0, 32), hex32(N - low)])),
+    wrongMessage,
+    badKey: build(good, badKey),
+    nine: build(good, key, 9),
+    zeroR: build(Buffer.concat([Buffer.alloc(32), hex32(low)])),
+  };
+}

@@ -5,6 +5,8 @@ import bs58 from 'bs58';
 import { keypairFromSeed, sign } from '../../node-core/keys/keypair.ts';
 import { SYSTEM_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { verifySignature, verifyTransactionSignatures, verifyTransactionSignaturesAsync } from '../../node-core/runtime/signatures.ts';
+import { Point } from '@noble/ed25519';
+import { hasSmallOrder } from '../../node-core/common/ed25519-small-order.ts';
 import { parseTransaction, serializeTransaction, type Transaction } from '../../node-core/runtime/wire.ts';
 import { buildTransaction, transferIx } from '../helpers/tx-builder.ts';
 
@@ -90,6 +92,23 @@ describe('verifySignature', () => {
       assert.equal(verifySignature(bs58.encode(key), message, forged), false, bs58.encode(key));
     }
     assert.equal(bs58.encode(allZero), SYSTEM_PROGRAM_ID);
+  });
+
+  test('the small-order table agrees with point decompression: all eight torsion points, both signs, and random keys', () => {
+    const order8 = Point.fromBytes(Buffer.from('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05', 'hex'), true);
+    const torsion = [Point.ZERO, ...Array.from({ length: 7 }, (_, i) => order8.multiplyUnsafe(BigInt(i + 1)))];
+    for (const p of torsion) {
+      const bytes = p.toBytes();
+      assert.ok(p.isSmallOrder());
+      assert.equal(hasSmallOrder(bytes), true, Buffer.from(bytes).toString('hex'));
+      const flipped = bytes.slice();
+      flipped[31]! ^= 0x80;
+      assert.equal(hasSmallOrder(flipped), true);
+    }
+    for (let i = 0; i < 200; i++) {
+      const key = Web3Keypair.generate().publicKey.toBytes();
+      assert.equal(hasSmallOrder(key), false);
+    }
   });
 });
 

@@ -32,13 +32,15 @@ const TAGS: readonly string[] = ['latest', 'pending', 'safe', 'finalized', 'earl
 /** A block number, a tag, or EIP-1898's {blockNumber} / {blockHash, requireCanonical}. */
 export const blockSelector: Parse<BlockSelector> = (v, name) => {
   if (typeof v === 'string' && TAGS.includes(v)) return { tag: v as BlockTag };
+  // geth's BlockNumberOrHash: a 32-byte hex string is a block hash.
+  if (typeof v === 'string' && v.length === 66 && v.startsWith('0x')) return { hash: hash32(v, name) };
   if (typeof v === 'string' && v.startsWith('0x')) return { number: smallQuantity(v, name) };
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
     if (o.blockHash !== undefined) return { hash: hash32(o.blockHash, `${name}.blockHash`) };
     if (o.blockNumber !== undefined) return blockSelector(o.blockNumber, `${name}.blockNumber`);
   }
-  return fail(name, 'a block number, "latest", "pending", "safe", "finalized", "earliest" or {blockHash}', v);
+  return fail(name, 'a block number, "latest", "pending", "safe", "finalized", "earliest", a block hash or {blockHash}', v);
 };
 
 export const accessList: Parse<Array<{ address: Hex; storageKeys: Hex[] }>> = (v, name) => {

@@ -7,6 +7,7 @@ import * as cluster from './cluster.ts';
 import * as fees from './fees.ts';
 import * as transactions from './transactions.ts';
 import * as tokens from './tokens.ts';
+import * as isthmus from './isthmus.ts';
 import * as staking from './staking.ts';
 
 export const nativeMethods: MethodTable<RpcContext> = {
@@ -76,6 +77,9 @@ export const nativeMethods: MethodTable<RpcContext> = {
   getTokenLargestAccounts: tokens.getTokenLargestAccounts,
   getTokenAccountsByOwner: tokens.getTokenAccountsByOwner,
   getTokenAccountsByDelegate: tokens.getTokenAccountsByDelegate,
+  // Isthmus's own (the explorer's node info and dev accounts)
+  isthmus_getNodeInfo: isthmus.isthmus_getNodeInfo,
+  isthmus_getDevAccounts: isthmus.isthmus_getDevAccounts,
   // stake, vote and inflation rewards
   getStakeActivation: staking.getStakeActivation,
   getStakeMinimumDelegation: staking.getStakeMinimumDelegation,

@@ -82,7 +82,8 @@ function preflightFailure(err: TransactionErrorValue, result: ExecutedTransactio
 export async function sendTransaction(params: unknown, ctx: RpcContext) {
   const [encoded, cfg = {}] = parseParams(params, [required('transaction', string), optional('config', sendConfig)]);
   const tx = decodeSubmittedTransaction(encoded, cfg.encoding ?? 'base58');
-  checkAddressLookups(tx, ctx, cfg.preflightCommitment ?? 'finalized');
+  // Agave sanitizes against the processed bank when preflight is skipped.
+  checkAddressLookups(tx, ctx, cfg.skipPreflight ? 'processed' : (cfg.preflightCommitment ?? 'finalized'));
   if (!(await verifyTransactionSignaturesAsync(tx))) {
     throw new RpcError(TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
   }

@@ -6,7 +6,8 @@
  * hashes sysvar, extension by up to 256 addresses (the rent top-up paid through the System program),
  * freezing, deactivation, and closing once the deactivation slot has left the slot hashes.
  * The System program is called through ctx.invoke, as native_invoke does, so the inner instructions
- * and `invoke [2]` logs are Agave's. Log lines and errors are the builtin's own.
+ * and `invoke [2]` logs are Agave's. Log lines and errors are the builtin's own; like every builtin's
+ * ic_msg! lines they carry no `Program log:` prefix.
  */
 import { ByteWriter } from '../../../common/bytes.ts';
 import { createProgramAddress } from '../../../common/pda.ts';
@@ -53,7 +54,7 @@ function ownedTable(ctx: InstructionContext): InstructionAccount {
 function signingAuthority(ctx: InstructionContext): Address {
   const authority = at(ctx, 1);
   if (!authority.isSigner) {
-    ctx.log('Authority account must be a signer');
+    ctx.logRaw('Authority account must be a signer');
     throw fail('MissingRequiredSignature');
   }
   return authority.key;
@@ -62,7 +63,7 @@ function signingAuthority(ctx: InstructionContext): Address {
 /** The table's authority must be `authority`; `frozenLog` is the line each instruction logs for a frozen table (extend logs none). */
 function checkAuthority(ctx: InstructionContext, table: LookupTable, authority: Address, frozenLog: string | null): void {
   if (table.meta.authority === null) {
-    if (frozenLog) ctx.log(frozenLog);
+    if (frozenLog) ctx.logRaw(frozenLog);
     throw fail('Immutable');
   }
   if (table.meta.authority !== authority) throw fail('IncorrectAuthority');
@@ -81,18 +82,18 @@ function create(ctx: InstructionContext, recentSlot: bigint, bumpSeed: number): 
   const authority = at(ctx, 1).key;
   const payer = at(ctx, 2);
   if (!payer.isSigner) {
-    ctx.log('Payer account must be a signer');
+    ctx.logRaw('Payer account must be a signer');
     throw fail('MissingRequiredSignature');
   }
   if (slotHashPosition(ctx.sysvars.slotHashes, recentSlot) === -1) {
-    ctx.log(`${recentSlot} is not a recent slot`);
+    ctx.logRaw(`${recentSlot} is not a recent slot`);
     throw fail('InvalidInstructionData');
   }
   const seeds = [addressToBytes(authority), new ByteWriter(8).u64(recentSlot).finish(), Uint8Array.of(bumpSeed)];
   const derived = createProgramAddress(seeds, ADDRESS_LOOKUP_TABLE_PROGRAM_ID);
   if (derived === null) throw fail('InvalidSeeds');
   if (table.key !== derived) {
-    ctx.log(`Table address must match derived address: ${derived}`);
+    ctx.logRaw(`Table address must match derived address: ${derived}`);
     throw fail('InvalidArgument');
   }
   // Already created at this address: nothing to do (the relaxed creation rules).
@@ -112,11 +113,11 @@ function freeze(ctx: InstructionContext): void {
   const table = decodeLookupTable(account.account.data);
   checkAuthority(ctx, table, authority, 'Lookup table is already frozen');
   if (table.meta.deactivationSlot !== SLOT_MAX) {
-    ctx.log('Deactivated tables cannot be frozen');
+    ctx.logRaw('Deactivated tables cannot be frozen');
     throw fail('InvalidArgument');
   }
   if (table.addresses.length === 0) {
-    ctx.log('Empty lookup tables cannot be frozen');
+    ctx.logRaw('Empty lookup tables cannot be frozen');
     throw fail('InvalidInstructionData');
   }
   table.meta.authority = null;
@@ -130,20 +131,20 @@ function extend(ctx: InstructionContext, newAddresses: Address[]): void {
   const table = decodeLookupTable(account.account.data);
   checkAuthority(ctx, table, authority, null);
   if (table.meta.deactivationSlot !== SLOT_MAX) {
-    ctx.log('Deactivated tables cannot be extended');
+    ctx.logRaw('Deactivated tables cannot be extended');
     throw fail('InvalidArgument');
   }
   if (table.addresses.length >= LOOKUP_TABLE_MAX_ADDRESSES) {
-    ctx.log('Lookup table is full and cannot contain more addresses');
+    ctx.logRaw('Lookup table is full and cannot contain more addresses');
     throw fail('InvalidArgument');
   }
   if (newAddresses.length === 0) {
-    ctx.log('Must extend with at least one address');
+    ctx.logRaw('Must extend with at least one address');
     throw fail('InvalidInstructionData');
   }
   const newCount = table.addresses.length + newAddresses.length;
   if (newCount > LOOKUP_TABLE_MAX_ADDRESSES) {
-    ctx.log(`Extended lookup table length ${newCount} would exceed max capacity of ${LOOKUP_TABLE_MAX_ADDRESSES}`);
+    ctx.logRaw(`Extended lookup table length ${newCount} would exceed max capacity of ${LOOKUP_TABLE_MAX_ADDRESSES}`);
     throw fail('InvalidInstructionData');
   }
   const slot = BigInt(ctx.sysvars.clock.slot);
@@ -161,7 +162,7 @@ function extend(ctx: InstructionContext, newAddresses: Address[]): void {
   if (required > 0) {
     const payer = at(ctx, 2);
     if (!payer.isSigner) {
-      ctx.log('Payer account must be a signer');
+      ctx.logRaw('Payer account must be a signer');
       throw fail('MissingRequiredSignature');
     }
     systemTransfer(ctx, payer.key, account.key, required);
@@ -174,7 +175,7 @@ function deactivate(ctx: InstructionContext): void {
   const table = decodeLookupTable(account.account.data);
   checkAuthority(ctx, table, authority, 'Lookup table is frozen');
   if (table.meta.deactivationSlot !== SLOT_MAX) {
-    ctx.log('Lookup table is already deactivated');
+    ctx.logRaw('Lookup table is already deactivated');
     throw fail('InvalidArgument');
   }
   table.meta.deactivationSlot = BigInt(ctx.sysvars.clock.slot);
@@ -186,7 +187,7 @@ function close(ctx: InstructionContext): void {
   const authority = signingAuthority(ctx);
   const recipient = at(ctx, 2);
   if (recipient.index === account.index) {
-    ctx.log('Lookup table cannot be the recipient of reclaimed lamports');
+    ctx.logRaw('Lookup table cannot be the recipient of reclaimed lamports');
     throw fail('InvalidArgument');
   }
   const withdrawn = account.account.lamports;
@@ -194,11 +195,11 @@ function close(ctx: InstructionContext): void {
   checkAuthority(ctx, table, authority, 'Lookup table is frozen');
   const status = lookupTableStatus(table.meta, ctx.sysvars.clock.slot, ctx.sysvars.slotHashes);
   if (status.kind === 'activated') {
-    ctx.log('Lookup table is not deactivated');
+    ctx.logRaw('Lookup table is not deactivated');
     throw fail('InvalidArgument');
   }
   if (status.kind === 'deactivating') {
-    ctx.log(`Table cannot be closed until it's fully deactivated in ${status.remainingBlocks} blocks`);
+    ctx.logRaw(`Table cannot be closed until it's fully deactivated in ${status.remainingBlocks} blocks`);
     throw fail('InvalidArgument');
   }
   const credited = recipient.account.lamports + withdrawn;

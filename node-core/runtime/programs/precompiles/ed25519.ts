@@ -7,7 +7,8 @@
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { Point } from '@noble/ed25519';
-import { PrecompileError, fail } from './errors.ts';
+import { hasSmallOrder } from '../../../common/ed25519-small-order.ts';
+import { PrecompileError, PrecompileFailure, fail } from './errors.ts';
 import { dataSlice, readU16Offsets } from './offsets.ts';
 
 export const ED25519_PROGRAM_ID = 'Ed25519SigVerify111111111111111111111111111';
@@ -16,33 +17,32 @@ const OFFSETS_START = 2;
 const OFFSETS_SIZE = 14;
 const PUBKEY_SIZE = 32;
 const SIGNATURE_SIZE = 64;
-const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-type KeyState = { key: KeyObject; weak: boolean } | null;
 const KEY_CACHE_LIMIT = 10_000;
-const keyCache = new Map<string, KeyState>();
+const keyCache = new Map<string, KeyObject | null>();
 
-/** dalek's VerifyingKey::from_bytes (null: not a curve point) and whether the point has small order. */
-function publicKey(bytes: Uint8Array): KeyState {
+function keyObject(bytes: Uint8Array): KeyObject | null {
   const id = Buffer.from(bytes).toString('hex');
-  let state = keyCache.get(id);
-  if (state !== undefined) return state;
+  let key = keyCache.get(id);
+  if (key !== undefined) return key;
   try {
-    const weak = Point.fromBytes(bytes, true).isSmallOrder();
-    state = { key: createPublicKey({ key: Buffer.concat([SPKI_PREFIX, bytes]), format: 'der', type: 'spki' }), weak };
+    // The JWK form imports ~15x faster than SPKI DER in Node's OpenSSL binding (measured here).
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(bytes).toString('base64url') }, format: 'jwk' });
   } catch {
-    state = null;
+    key = null;
   }
   if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value!);
-  keyCache.set(id, state);
-  return state;
+  keyCache.set(id, key);
+  return key;
 }
 
-function smallOrderOrInvalid(r: Uint8Array): boolean {
+/** dalek's VerifyingKey::from_bytes: whether the bytes decompress to a curve point (slow: only on failure paths). */
+function isCurvePoint(bytes: Uint8Array): boolean {
   try {
-    return Point.fromBytes(r, true).isSmallOrder();
-  } catch {
+    Point.fromBytes(bytes, true);
     return true;
+  } catch {
+    return false;
   }
 }
 
@@ -55,16 +55,24 @@ export function verifyEd25519(data: Uint8Array, instructionDatas: readonly Uint8
     const o = readU16Offsets(data, OFFSETS_START + i * OFFSETS_SIZE);
     const signature = dataSlice(data, instructionDatas, o.signatureInstructionIndex, o.signatureOffset, SIGNATURE_SIZE);
     const pubkey = dataSlice(data, instructionDatas, o.publicKeyInstructionIndex, o.publicKeyOffset, PUBKEY_SIZE);
-    const key = publicKey(pubkey);
-    if (!key) fail(PrecompileError.InvalidPublicKey);
-    const message = dataSlice(data, instructionDatas, o.messageInstructionIndex, o.messageDataOffset, o.messageDataSize);
-    if (key!.weak || smallOrderOrInvalid(signature.subarray(0, 32))) fail(PrecompileError.InvalidSignature);
+    // Agave parses the key before it reads the message; the (slow) point check runs only when something failed.
+    const keyError = () => (isCurvePoint(pubkey) ? null : PrecompileError.InvalidPublicKey);
+    let message: Uint8Array;
+    try {
+      message = dataSlice(data, instructionDatas, o.messageInstructionIndex, o.messageDataOffset, o.messageDataSize);
+    } catch (e) {
+      const invalidKey = e instanceof PrecompileFailure ? keyError() : null;
+      if (invalidKey !== null) fail(invalidKey);
+      throw e;
+    }
+    if (hasSmallOrder(pubkey) || hasSmallOrder(signature.subarray(0, 32))) fail(PrecompileError.InvalidSignature);
+    const key = keyObject(pubkey);
     let ok = false;
     try {
-      ok = verify(null, message, key!.key, signature);
+      ok = key !== null && verify(null, message, key, signature);
     } catch {
       ok = false;
     }
-    if (!ok) fail(PrecompileError.InvalidSignature);
+    if (!ok) fail(keyError() ?? PrecompileError.InvalidSignature);
   }
 }

@@ -1,0 +1,171 @@
+/**
+ * The dashboard's live model: the last blocks and transactions (kept to a fixed number, so memory stays
+ * bounded however long the chain runs), pushed by blockSubscribe and caught up by polling when the
+ * socket is down or the node has no blockSubscribe.
+ */
+import { writable, type Readable } from 'svelte/store';
+import type { Connection } from './connection.ts';
+import { errorText, unwrap } from './rpc.ts';
+
+export interface BlockSummary {
+  slot: number;
+  blockhash: string;
+  blockTime: number | null;
+  txCount: number;
+}
+
+export interface TxSummary {
+  signature: string;
+  slot: number;
+}
+
+export interface DashboardState {
+  blocks: BlockSummary[];
+  txs: TxSummary[];
+  transactionCount: number | null;
+  blockHeight: number | null;
+  supply: { total: number; circulating: number; nonCirculating: number } | null;
+  samples: { slot: number; numTransactions: number; numSlots: number; samplePeriodSecs: number }[];
+  loaded: boolean;
+  error: string | null;
+  live: boolean;
+}
+
+export const MAX_BLOCKS = 60;
+export const MAX_TXS = 25;
+const CATCH_UP_MS = 1_500;
+
+interface RpcBlock {
+  blockhash: string;
+  blockTime: number | null;
+  signatures?: string[];
+}
+
+export class DashboardModel {
+  private readonly store = writable<DashboardState>({ blocks: [], txs: [], transactionCount: null, blockHeight: null, supply: null, samples: [], loaded: false, error: null, live: false });
+  readonly state: Readable<DashboardState> = this.store;
+  private s: DashboardState;
+  private stopped = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private lastPush = 0;
+
+  constructor(private readonly c: Connection) {
+    this.s = { blocks: [], txs: [], transactionCount: null, blockHeight: null, supply: null, samples: [], loaded: false, error: null, live: false };
+  }
+
+  start(): void {
+    void this.first();
+    this.unsubscribe = this.c.pubsub.subscribe(
+      'blockSubscribe',
+      ['all', { commitment: 'confirmed', encoding: 'json', transactionDetails: 'signatures', showRewards: false, maxSupportedTransactionVersion: 0 }],
+      (r: { value: { slot: number; block: RpcBlock | null } }) => {
+        if (!r.value.block) return;
+        this.lastPush = Date.now();
+        this.add([{ slot: r.value.slot, ...r.value.block }]);
+        this.s.live = true;
+        this.publish();
+      },
+    );
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.unsubscribe?.();
+  }
+
+  private publish(): void {
+    if (!this.stopped) this.store.set({ ...this.s });
+  }
+
+  private add(blocks: (RpcBlock & { slot: number })[]): void {
+    const known = new Set(this.s.blocks.map((b) => b.slot));
+    const fresh = blocks.filter((b) => !known.has(b.slot));
+    if (!fresh.length) return;
+    const summaries = fresh.map((b) => ({ slot: b.slot, blockhash: b.blockhash, blockTime: b.blockTime, txCount: b.signatures?.length ?? 0 }));
+    this.s.blocks = [...summaries, ...this.s.blocks].sort((a, b) => b.slot - a.slot).slice(0, MAX_BLOCKS);
+    const txs: TxSummary[] = [];
+    for (const b of fresh.sort((x, y) => y.slot - x.slot)) for (const sig of [...(b.signatures ?? [])].reverse()) txs.push({ signature: sig, slot: b.slot });
+    this.s.txs = [...txs, ...this.s.txs].sort((a, b) => b.slot - a.slot).slice(0, MAX_TXS);
+  }
+
+  /** The newest blocks up to `upTo`, at most MAX_BLOCKS of them, read as ranges (never the whole ledger). */
+  private async fetchBlocks(from: number, upTo: number): Promise<void> {
+    if (upTo < from) return;
+    const slots = await this.c.rpc.call<number[]>('getBlocks', [from, upTo, { commitment: 'confirmed' }]);
+    const wanted = slots.slice(-MAX_BLOCKS);
+    const answers = await this.c.rpc.batch(wanted.map((slot) => ['getBlock', [slot, { encoding: 'json', transactionDetails: 'signatures', rewards: false, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]] as const));
+    const blocks: (RpcBlock & { slot: number })[] = [];
+    answers.forEach((a, i) => {
+      if (a && !(a instanceof Error)) blocks.push({ slot: wanted[i]!, ...(a as RpcBlock) });
+    });
+    this.add(blocks);
+  }
+
+  private async counters(): Promise<number> {
+    const [confirmed, count, height] = unwrap<[number, number, number]>(
+      await this.c.rpc.batch([
+        ['getSlot', [{ commitment: 'confirmed' }]],
+        ['getTransactionCount', [{ commitment: 'confirmed' }]],
+        ['getBlockHeight', [{ commitment: 'confirmed' }]],
+      ]),
+    );
+    this.s.transactionCount = count;
+    this.s.blockHeight = height;
+    return confirmed;
+  }
+
+  private async first(): Promise<void> {
+    try {
+      const confirmed = await this.counters();
+      const [first, supply, samples] = await this.c.rpc.batch([
+        ['getFirstAvailableBlock', []],
+        ['getSupply', [{ commitment: 'confirmed', excludeNonCirculatingAccountsList: true }]],
+        ['getRecentPerformanceSamples', [30]],
+      ]);
+      if (!(supply instanceof Error)) this.s.supply = (supply as { value: DashboardState['supply'] }).value;
+      if (!(samples instanceof Error)) this.s.samples = samples as DashboardState['samples'];
+      const lowest = first instanceof Error ? 0 : (first as number);
+      await this.fetchBlocks(Math.max(lowest, confirmed - (MAX_BLOCKS - 1)), confirmed);
+      this.s.loaded = true;
+      this.s.error = null;
+    } catch (e) {
+      this.s.error = errorText(e);
+    }
+    this.publish();
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.stopped) this.timer = setTimeout(() => void this.catchUp(), CATCH_UP_MS);
+  }
+
+  private async catchUp(): Promise<void> {
+    try {
+      if (!this.s.loaded) return void (await this.first());
+      const confirmed = await this.counters();
+      const newest = this.s.blocks[0]?.slot ?? -1;
+      // PubSub keeps up on its own; poll the gap only when it has not pushed for a while.
+      if (Date.now() - this.lastPush > 3 * CATCH_UP_MS && confirmed > newest) {
+        this.s.live = false;
+        await this.fetchBlocks(Math.max(newest + 1, confirmed - (MAX_BLOCKS - 1)), confirmed);
+      }
+      this.s.error = null;
+    } catch (e) {
+      this.s.error = errorText(e);
+    }
+    this.publish();
+    this.schedule();
+  }
+}
+
+/** Transactions per second over the blocks held, from their slots' spacing. */
+export function tps(blocks: BlockSummary[], slotMs: number | undefined): number | null {
+  if (blocks.length < 2) return null;
+  const txs = blocks.reduce((n, b) => n + b.txCount, 0);
+  const newest = blocks[0]!;
+  const oldest = blocks[blocks.length - 1]!;
+  const seconds = slotMs ? ((newest.slot - oldest.slot + 1) * slotMs) / 1000 : newest.blockTime && oldest.blockTime ? newest.blockTime - oldest.blockTime : 0;
+  return seconds > 0 ? txs / seconds : null;
+}

@@ -1,0 +1,94 @@
+/**
+ * The dashboard's EVM side: the newest EVM blocks, pushed by eth_subscribe("newHeads") where the node
+ * has an EVM WebSocket and polled otherwise, their finality refreshed until final. A fixed number is kept.
+ */
+import { writable, type Readable } from 'svelte/store';
+import type { Connection } from './connection.ts';
+import { errorText, unwrap } from './rpc.ts';
+
+export interface EvmBlockSummary {
+  number: number;
+  hash: string;
+  txCount: number;
+  timestamp: number;
+  nativeSlot: number | null;
+  isFinalized: boolean | null;
+}
+
+export interface EvmLiveState {
+  blocks: EvmBlockSummary[];
+  loaded: boolean;
+  error: string | null;
+  live: boolean;
+}
+
+export const MAX_EVM_BLOCKS = 8;
+const REFRESH_MS = 1_500;
+const hex = (n: number) => '0x' + n.toString(16);
+
+function summary(b: any): EvmBlockSummary {
+  return {
+    number: Number(BigInt(b.number)),
+    hash: b.hash,
+    txCount: b.transactions.length,
+    timestamp: Number(BigInt(b.timestamp)),
+    nativeSlot: b.nativeSlot !== undefined ? Number(BigInt(b.nativeSlot)) : null,
+    isFinalized: typeof b.isFinalized === 'boolean' ? b.isFinalized : null,
+  };
+}
+
+export class EvmLiveModel {
+  private readonly store = writable<EvmLiveState>({ blocks: [], loaded: false, error: null, live: false });
+  readonly state: Readable<EvmLiveState> = this.store;
+  private s: EvmLiveState = { blocks: [], loaded: false, error: null, live: false };
+  private stopped = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly c: Connection) {}
+
+  start(): void {
+    this.unsubscribe = this.c.evmSocket?.subscribe('eth_subscribe', ['newHeads'], (head: { hash: string }) => {
+      this.s.live = true;
+      void this.c.evm.call<any>('eth_getBlockByHash', [head.hash, false]).then((b) => b && this.add([summary(b)]), () => undefined);
+    });
+    void this.tick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.unsubscribe?.();
+  }
+
+  private add(blocks: EvmBlockSummary[]): void {
+    const byNumber = new Map(this.s.blocks.map((b) => [b.number, b]));
+    for (const b of blocks) byNumber.set(b.number, b);
+    this.s.blocks = [...byNumber.values()].sort((a, b) => b.number - a.number).slice(0, MAX_EVM_BLOCKS);
+    this.publish();
+  }
+
+  private publish(): void {
+    if (!this.stopped) this.store.set({ ...this.s });
+  }
+
+  /** Catches up to the newest block (the socket may be down or absent) and refreshes finality of the ones shown. */
+  private async tick(): Promise<void> {
+    try {
+      const latest = Number(BigInt(await this.c.evm.call<string>('eth_blockNumber')));
+      const newest = this.s.blocks[0]?.number ?? -1;
+      const wanted = new Set<number>();
+      for (let n = latest; n > newest && n >= 0 && wanted.size < MAX_EVM_BLOCKS; n--) wanted.add(n);
+      for (const b of this.s.blocks) if (b.isFinalized === false) wanted.add(b.number);
+      const numbers = [...wanted];
+      const blocks = unwrap<any[]>(await this.c.evm.batch(numbers.map((n) => ['eth_getBlockByNumber', [hex(n), false]] as const)));
+      this.add(blocks.filter(Boolean).map(summary));
+      this.s.loaded = true;
+      this.s.error = null;
+    } catch (e) {
+      this.s.error = errorText(e);
+    }
+    this.publish();
+    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), REFRESH_MS);
+  }
+}

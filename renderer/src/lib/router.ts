@@ -1,0 +1,68 @@
+/** Client-side routes under /explorer/ (the node answers index.html for each of them). */
+import { writable } from 'svelte/store';
+
+export const BASE = '/explorer';
+
+export type Route =
+  | { page: 'dashboard' }
+  | { page: 'block'; slot: number }
+  | { page: 'transaction'; signature: string }
+  | { page: 'account'; address: string }
+  | { page: 'evm-blocks' }
+  | { page: 'evm-block'; id: string }
+  | { page: 'evm-transaction'; hash: string }
+  | { page: 'evm-address'; address: string }
+  | { page: 'evm-hash'; hash: string }
+  | { page: 'dev-accounts' }
+  | { page: 'bridge' }
+  | { page: 'networks' }
+  | { page: 'not-found'; path: string };
+
+export function matchRoute(path: string): Route {
+  const p = path.replace(/\/+$/, '') || '/';
+  let m: RegExpExecArray | null;
+  if (p === '/') return { page: 'dashboard' };
+  if ((m = /^\/block\/(\d+)$/.exec(p))) return { page: 'block', slot: Number(m[1]) };
+  if ((m = /^\/tx\/([1-9A-HJ-NP-Za-km-z]{64,90})$/.exec(p))) return { page: 'transaction', signature: m[1]! };
+  if ((m = /^\/address\/([1-9A-HJ-NP-Za-km-z]{32,44})$/.exec(p))) return { page: 'account', address: m[1]! };
+  if (p === '/evm/blocks') return { page: 'evm-blocks' };
+  if ((m = /^\/evm\/block\/(\d+|0x[0-9a-fA-F]{64})$/.exec(p))) return { page: 'evm-block', id: m[1]!.toLowerCase() };
+  if ((m = /^\/evm\/tx\/(0x[0-9a-fA-F]{64})$/.exec(p))) return { page: 'evm-transaction', hash: m[1]!.toLowerCase() };
+  if ((m = /^\/evm\/address\/(0x[0-9a-fA-F]{40})$/.exec(p))) return { page: 'evm-address', address: m[1]!.toLowerCase() };
+  if ((m = /^\/evm\/hash\/(0x[0-9a-fA-F]{64})$/.exec(p))) return { page: 'evm-hash', hash: m[1]!.toLowerCase() };
+  if (p === '/dev') return { page: 'dev-accounts' };
+  if (p === '/bridge') return { page: 'bridge' };
+  if (p === '/networks') return { page: 'networks' };
+  return { page: 'not-found', path };
+}
+
+function currentPath(): string {
+  const p = location.pathname;
+  return p.startsWith(BASE) ? p.slice(BASE.length) || '/' : '/';
+}
+
+export const path = writable(currentPath());
+
+export const href = (p: string) => BASE + p;
+
+export function navigate(p: string, replace = false): void {
+  const url = BASE + p + location.search;
+  if (replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  path.set(currentPath());
+  window.scrollTo(0, 0);
+}
+
+export function startRouter(): void {
+  window.addEventListener('popstate', () => path.set(currentPath()));
+  // Plain links inside the app change the route without a page load.
+  document.addEventListener('click', (ev) => {
+    if (ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    const a = (ev.target as Element | null)?.closest?.('a');
+    if (!a || a.target || a.hasAttribute('download')) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || !url.pathname.startsWith(BASE + '/')) return;
+    ev.preventDefault();
+    navigate(url.pathname.slice(BASE.length) || '/');
+  });
+}

@@ -1,0 +1,239 @@
+/**
+ * The explorer's EVM pages and bridge wizard end to end: an EVM block page whose isFinalized badge
+ * turns true while it is open, the wizard moving value both ways (RPC confirms the exact balances),
+ * and bad amounts caught before signing with nothing sent.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
+import { killLeftovers } from '../helpers/cli-process.ts';
+import { newPage, screenshot, startExplorerNode, waitForPage, type ExplorerNode } from '../helpers/explorer-e2e.ts';
+import { rpc, waitFor } from '../helpers/node.ts';
+
+let node: ExplorerNode;
+let browser: Browser;
+let page: Page & { errors: string[] };
+let dev: { native: { address: string; secretKey: string }[]; evm: { address: string; privateKey: string }[] };
+
+const lamportsOf = async (a: string) => BigInt((await rpc(node.rpcUrl, 'getBalance', [a, { commitment: 'finalized' }])).result.value);
+const weiOf = async (a: string) => BigInt((await rpc(node.rpcUrl, 'eth_getBalance', [a, 'finalized'])).result);
+
+async function fillWizard(p: Page, direction: 'to-evm' | 'to-native', sourceIndex: number, destIndex: number, amount: string, unit: string): Promise<void> {
+  await p.goto(node.explorerUrl + 'bridge');
+  await waitForPage(p, 'bridge');
+  await p.check(`[data-direction="${direction}"]`);
+  await p.selectOption('[data-source]', String(sourceIndex));
+  await p.selectOption('[data-dest]', String(destIndex));
+  await p.selectOption('[data-unit]', unit);
+  await p.fill('[data-amount]', amount);
+}
+
+describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () => {
+  before(async () => {
+    // A deep root, so an EVM block is seen before it is final (32 slots of 100 ms).
+    [node, browser] = await Promise.all([startExplorerNode(['--root-depth', '32']), launchBrowser()]);
+    page = await newPage(browser);
+    dev = (await rpc(node.rpcUrl, 'isthmus_getDevAccounts')).result;
+  });
+  after(async () => {
+    await browser?.close();
+    await node?.stop();
+    killLeftovers();
+  });
+
+  test('an EVM block page shows isFinalized turning true by itself', async () => {
+    // The page is opened on the next block before it exists: it waits for it, shows it not final, then final.
+    const next = Number(BigInt((await rpc(node.rpcUrl, 'eth_blockNumber')).result)) + 1;
+    await page.goto(`${node.explorerUrl}evm/block/${next}`);
+    await page.waitForSelector('[data-page="evm-block"] [data-error]:has-text("does not exist yet")');
+    // The dashboard, open beside it, gets the new EVM block pushed (eth_subscribe newHeads).
+    const dashboard = await page.context().newPage();
+    dashboard.on('pageerror', (e) => page.errors.push(`dashboard: ${e.message}`));
+    await dashboard.goto(node.explorerUrl);
+    await waitForPage(dashboard, 'dashboard');
+    const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[5]!.address, to: dev.evm[6]!.address, value: '0x2540be400' }])).result as string;
+    const receipt = await waitFor(async () => (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result, { what: 'the receipt', everyMs: 10 });
+    assert.equal(Number(BigInt(receipt.blockNumber)), next);
+    await page.waitForSelector('[data-finalized-badge="false"]');
+    assert.equal(await page.textContent('[data-is-finalized]'), 'false');
+    await screenshot(page, 'evm-block-not-final');
+    await page.waitForSelector('[data-finalized-badge="true"]', { timeout: 15_000 });
+    assert.equal(await page.textContent('[data-is-finalized]'), 'true');
+    assert.equal((await rpc(node.rpcUrl, 'eth_getBlockByNumber', [receipt.blockNumber, false])).result.isFinalized, true);
+    await screenshot(page, 'evm-block-final');
+    const row = dashboard.locator('[data-latest-evm-blocks] tr', { has: dashboard.locator(`a[href="/explorer/evm/block/${next}"]`) });
+    await row.waitFor();
+    await dashboard.waitForSelector('[data-evm-live]');
+    await row.locator('.badge:has-text("final")').waitFor();
+    await screenshot(dashboard, 'dashboard-evm');
+    await dashboard.close();
+
+    await page.goto(`${node.explorerUrl}evm/blocks`);
+    await waitForPage(page, 'evm-blocks');
+    await page.waitForSelector(`[data-evm-blocks] a[href="/explorer/evm/block/${receipt.blockHash}"]`);
+    await screenshot(page, 'evm-blocks');
+  });
+
+  test('bad amounts and insufficient balance are caught before signing, with nothing sent', async () => {
+    const source = dev.native[7]!.address;
+    const before = await lamportsOf(source);
+    await fillWizard(page, 'to-evm', 7, 7, 'abc', 'token');
+    assert.match((await page.textContent('[data-conversion]'))!, /"abc" is not a number/);
+    await page.fill('[data-amount]', '1.0000000001');
+    assert.match((await page.textContent('[data-conversion]'))!, /not a whole number of lamports/);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("whole number of lamports")');
+    await page.fill('[data-amount]', '1000000');
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("Insufficient balance")');
+    assert.equal(await page.locator('[data-step="form"]').count(), 1);
+    await screenshot(page, 'bridge-insufficient');
+
+    await fillWizard(page, 'to-native', 7, 7, '5', 'wei');
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("whole lamports")');
+    await page.fill('[data-amount]', '0');
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-bridge-error]:has-text("more than zero")');
+    assert.equal(await lamportsOf(source), before);
+  });
+
+  test('native → EVM: the wizard deposits from a dev account; balances move by exactly the amount and the fee', async () => {
+    const from = dev.native[2]!.address;
+    const to = dev.evm[3]!.address;
+    const [nativeBefore, weiBefore] = await Promise.all([lamportsOf(from), weiOf(to)]);
+    await fillWizard(page, 'to-evm', 2, 3, '2.5', 'token');
+    assert.match((await page.textContent('[data-conversion]'))!, /2,500,000,000 lamports = 2,500,000,000,000,000,000 wei/);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-step="review"]');
+    assert.match((await page.textContent('[data-review] [data-fee]'))!, /5,000 lamports/);
+    await screenshot(page, 'bridge-review');
+    await page.click('[data-sign]');
+    await page.waitForSelector('[data-step="progress"]');
+    await page.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    await screenshot(page, 'bridge-to-evm-done');
+    const [nativeAfter, weiAfter] = await Promise.all([lamportsOf(from), weiOf(to)]);
+    assert.equal(nativeBefore - nativeAfter, 2_500_000_000n + 5_000n);
+    assert.equal(weiAfter - weiBefore, 2_500_000_000n * 1_000_000_000n);
+    // Both transactions are linked and open.
+    const evmHref = await page.getAttribute('[data-evm-link]', 'href');
+    await page.click('[data-native-link]');
+    await waitForPage(page, 'transaction');
+    assert.match((await page.textContent('[data-tx]'))!, new RegExp(evmHref!.split('/').pop()!));
+    // Velas's three instructions, the EVM program's parsed here.
+    assert.deepEqual(await page.locator('[data-instructions] > [data-instruction]').evaluateAll((els) => els.map((e) => e.getAttribute('data-instruction'))), ['assign', 'swapNativeToEther', 'freeOwnership']);
+    assert.match((await page.textContent('[data-instruction="swapNativeToEther"]'))!, new RegExp(`2500000000[\\s\\S]*${to}`));
+    await page.goto(node.rpcUrl + evmHref!);
+    await waitForPage(page, 'evm-transaction');
+    assert.match((await page.textContent('[data-evm-status]'))!, /Success/);
+  });
+
+  test('EVM → native: the wizard calls transferToNative from an unlocked dev account; balances move exactly', async () => {
+    const from = dev.evm[4]!.address;
+    const to = dev.native[5]!.address;
+    const [weiBefore, nativeBefore] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    await fillWizard(page, 'to-native', 4, 5, '1250000000', 'lamports');
+    assert.match((await page.textContent('[data-conversion]'))!, /= 1\.25 VLX/);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-step="review"]');
+    assert.match((await page.textContent('[data-review] [data-fee]'))!, /gas/);
+    await page.click('[data-sign]');
+    await page.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    await screenshot(page, 'bridge-to-native-done');
+    const hash = (await page.getAttribute('[data-evm-link]', 'href'))!.split('/').pop()!;
+    const receipt = (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result;
+    const gasCost = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+    const [weiAfter, nativeAfter] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    assert.equal(nativeAfter - nativeBefore, 1_250_000_000n);
+    assert.equal(weiBefore - weiAfter, 1_250_000_000n * 1_000_000_000n + gasCost);
+    assert.ok(await page.locator('[data-bridge-history] tr').count() >= 2);
+    assert.deepEqual(page.errors, []);
+  });
+  test('imported keys: a pasted native keypair deposits, a pasted EVM private key calls transferToNative (signed in the page)', async () => {
+    const nativeFrom = dev.native[8]!.address;
+    const evmTo = dev.evm[8]!.address;
+    const [nBefore, wBefore] = await Promise.all([lamportsOf(nativeFrom), weiOf(evmTo)]);
+    await fillWizard(page, 'to-evm', 0, 8, '0.75', 'token');
+    await page.check('input[value="key"]');
+    const bytes = JSON.stringify(Array.from((await import('bs58')).default.decode(dev.native[8]!.secretKey)));
+    await page.fill('[data-key]', bytes);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-step="review"]');
+    assert.match((await page.textContent('[data-review]'))!, new RegExp(nativeFrom));
+    await page.click('[data-sign]');
+    await page.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    const [nAfter, wAfter] = await Promise.all([lamportsOf(nativeFrom), weiOf(evmTo)]);
+    assert.equal(nBefore - nAfter, 750_000_000n + 5_000n);
+    assert.equal(wAfter - wBefore, 750_000_000n * 1_000_000_000n);
+
+    const evmFrom = dev.evm[9]!.address;
+    const nativeTo = dev.native[9]!.address;
+    const [w2Before, n2Before] = await Promise.all([weiOf(evmFrom), lamportsOf(nativeTo)]);
+    await fillWizard(page, 'to-native', 0, 9, '0.5', 'token');
+    await page.check('input[value="key"]');
+    await page.fill('[data-key]', dev.evm[9]!.privateKey);
+    await page.click('[data-continue]');
+    await page.waitForSelector('[data-step="review"]');
+    assert.match((await page.textContent('[data-review]'))!, new RegExp(evmFrom));
+    await page.click('[data-sign]');
+    await page.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    const hash = (await page.getAttribute('[data-evm-link]', 'href'))!.split('/').pop()!;
+    const receipt = (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result;
+    assert.equal(receipt.from, evmFrom);
+    const [w2After, n2After] = await Promise.all([weiOf(evmFrom), lamportsOf(nativeTo)]);
+    assert.equal(n2After - n2Before, 500_000_000n);
+    assert.equal(w2Before - w2After, 500_000_000n * 1_000_000_000n + BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice));
+    await screenshot(page, 'bridge-imported-key-done');
+    assert.deepEqual(page.errors, []);
+  });
+  test('EVM → native from an injected browser wallet (a stand-in EIP-1193 provider that relays to the node)', async () => {
+    const from = dev.evm[7]!.address;
+    const to = dev.native[6]!.address;
+    const walletPage = await newPage(browser);
+    // The stand-in answers eth_requestAccounts with one account and relays the rest to the node, where that account is unlocked.
+    await walletPage.addInitScript(`window.__walletCalls = []; window.ethereum = { request: async ({ method, params }) => {
+      window.__walletCalls.push(method);
+      if (method === 'eth_requestAccounts' || method === 'eth_accounts') return ['${from}'];
+      const r = await fetch('${node.rpcUrl}', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params || [] }) });
+      const j = await r.json();
+      if (j.error) throw Object.assign(new Error(j.error.message), { code: j.error.code });
+      return j.result;
+    } };`);
+    const [wBefore, nBefore] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    await fillWizard(walletPage, 'to-native', 0, 6, '300000000', 'lamports');
+    await walletPage.check('input[value="wallet"]');
+    await walletPage.click('text=Connect wallet');
+    await walletPage.waitForSelector('text=Connected');
+    await walletPage.click('[data-continue]');
+    await walletPage.waitForSelector('[data-step="review"]');
+    assert.match((await walletPage.textContent('[data-review]'))!, new RegExp(from));
+    await walletPage.click('[data-sign]');
+    await walletPage.waitForSelector('[data-bridge-done]', { timeout: 20_000 });
+    const calls = (await walletPage.evaluate('window.__walletCalls')) as string[];
+    assert.ok(calls.includes('eth_sendTransaction') && calls.includes('eth_chainId'), calls.join());
+    const hash = (await walletPage.getAttribute('[data-evm-link]', 'href'))!.split('/').pop()!;
+    const receipt = (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result;
+    const [wAfter, nAfter] = await Promise.all([weiOf(from), lamportsOf(to)]);
+    assert.equal(nAfter - nBefore, 300_000_000n);
+    assert.equal(wBefore - wAfter, 300_000_000n * 1_000_000_000n + BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice));
+    await screenshot(walletPage, 'bridge-wallet-done');
+    assert.deepEqual(walletPage.errors, []);
+    await walletPage.context().close();
+  });
+  test('a reverted EVM transaction shows its status and revert reason', async () => {
+    const recipient = (await import('bs58')).default.decode(dev.native[0]!.address);
+    const data = '0xb1d6927a' + Buffer.from(recipient).toString('hex');
+    // 5 wei is not a whole number of lamports: the bridge precompile reverts with a reason.
+    const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[2]!.address, to: '0x56454c41532d434841494e000000000053574150', value: '0x5', data, gas: '0x30d40' }])).result as string;
+    assert.ok(hash, 'sent');
+    const receipt = await waitFor(async () => (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result, { what: 'the receipt' });
+    assert.equal(receipt.status, '0x0');
+    await page.goto(`${node.explorerUrl}evm/tx/${hash}`);
+    await waitForPage(page, 'evm-transaction');
+    assert.match((await page.textContent('[data-evm-status]'))!, /Reverted/);
+    assert.equal(await page.textContent('[data-revert-reason]'), 'transferToNative: value 5 wei is not a whole number of lamports (1 lamport = 10^9 wei)');
+    assert.match((await page.textContent('[data-evm-tx]'))!, /transferToNative/);
+    await screenshot(page, 'evm-transaction-reverted');
+  });
+});

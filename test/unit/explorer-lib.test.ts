@@ -1,0 +1,128 @@
+/** The explorer's pure parts: amounts in three units, search classification, routes, bridge checks and encodings. */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import bs58 from 'bs58';
+import { AmountError, convert, formatDecimal, parseDecimal, toWei } from '../../renderer/src/lib/units.ts';
+import { classify, pathOf } from '../../renderer/src/lib/search.ts';
+import { BridgeCheckError, checkEvmSpend, checkNativeSpend, depositInstructionData, parseEvmPrivateKey, parseSecretKey, transferToNativeData } from '../../renderer/src/lib/bridge.ts';
+import { evmHashesInLogs } from '../../renderer/src/lib/programs.ts';
+import { parseEvmInstruction } from '../../renderer/src/lib/evm-instruction.ts';
+import { decodeRevert } from '../../renderer/src/lib/revert.ts';
+import { encodeEvmInstruction } from '../../node-core/evm/instruction.ts';
+import { depositInstructions } from '../../node-core/evm/deposit.ts';
+
+describe('units', () => {
+  test('parses decimals exactly, refuses what is not a number or too precise', () => {
+    assert.equal(parseDecimal('1.5', 9), 1_500_000_000n);
+    assert.equal(parseDecimal('0.000000001', 9), 1n);
+    assert.equal(parseDecimal('1,000', 0), 1000n);
+    assert.equal(parseDecimal('.5', 1), 5n);
+    assert.throws(() => parseDecimal('1.0000000001', 9), /At most 9 decimal places/);
+    assert.throws(() => parseDecimal('abc', 9), AmountError);
+    assert.throws(() => parseDecimal('', 9), /Enter an amount/);
+    assert.throws(() => parseDecimal('1.5', 0), /whole number/);
+    assert.throws(() => parseDecimal('-1', 9), /not a number/);
+  });
+  test('formats without trailing zeros, with grouping', () => {
+    assert.equal(formatDecimal(1_500_000_000n, 9), '1.5');
+    assert.equal(formatDecimal(1234567_000000000n, 9, true), '1,234,567');
+    assert.equal(formatDecimal(-5n, 9), '-0.000000005');
+    assert.equal(formatDecimal(0n, 18), '0');
+  });
+  test('converts between the token, lamports and wei (1 lamport = 10^9 wei)', () => {
+    assert.equal(toWei('1', 'token'), 10n ** 18n);
+    assert.equal(toWei('5', 'lamports'), 5_000_000_000n);
+    assert.equal(toWei('7', 'wei'), 7n);
+    assert.deepEqual(convert('2.5', 'token'), { wei: 2_500_000_000_000_000_000n, lamports: 2_500_000_000n, token: '2.5' });
+    assert.equal(convert('1', 'wei').lamports, null);
+    assert.throws(() => convert('0.0000000000000000001', 'token'), /At most 18 decimal places/);
+  });
+});
+
+describe('search', () => {
+  const sig = bs58.encode(new Uint8Array(64).fill(7));
+  const addr = bs58.encode(new Uint8Array(32).fill(9));
+  test('each kind of key by its shape', () => {
+    assert.deepEqual(classify('123'), [{ kind: 'slot', slot: 123 }, { kind: 'evm-block-number', number: 123 }]);
+    assert.deepEqual(classify(' 1,234 '), [{ kind: 'slot', slot: 1234 }, { kind: 'evm-block-number', number: 1234 }]);
+    assert.deepEqual(classify('evm:7'), [{ kind: 'evm-block-number', number: 7 }]);
+    assert.deepEqual(classify(sig), [{ kind: 'signature', signature: sig }]);
+    assert.deepEqual(classify(addr), [{ kind: 'address', address: addr }]);
+    assert.deepEqual(classify('0x' + 'AB'.repeat(20)), [{ kind: 'evm-address', address: '0x' + 'ab'.repeat(20) }]);
+    assert.deepEqual(classify('0x' + 'cd'.repeat(32)), [{ kind: 'evm-hash', hash: '0x' + 'cd'.repeat(32) }]);
+    assert.deepEqual(classify('0x123'), []);
+    assert.deepEqual(classify('hello world'), []);
+    assert.deepEqual(classify(bs58.encode(new Uint8Array(20))), []);
+    assert.deepEqual(classify(''), []);
+  });
+  test('paths of the pages', () => {
+    assert.equal(pathOf({ kind: 'slot', slot: 5 }), '/block/5');
+    assert.equal(pathOf({ kind: 'signature', signature: sig }), `/tx/${sig}`);
+    assert.equal(pathOf({ kind: 'evm-block-number', number: 3 }), '/evm/block/3');
+  });
+});
+
+describe('bridge', () => {
+  test('the deposit instruction data equals what the node and the CLI build', () => {
+    const owner = bs58.encode(new Uint8Array(32).fill(3));
+    const evm = '0x' + '12'.repeat(20);
+    const mine = depositInstructionData(2_500_000_000n, evm);
+    const node = depositInstructions(owner, evm, 2_500_000_000n);
+    assert.deepEqual([...mine.assign], Array.from(node[0]!.data as Uint8Array));
+    assert.deepEqual([...mine.swap], Array.from(node[1]!.data as Uint8Array));
+    assert.deepEqual([...mine.free], Array.from(node[2]!.data as Uint8Array));
+    assert.deepEqual([...mine.swap], [...encodeEvmInstruction({ kind: 'swapNativeToEther', lamports: 2_500_000_000n, evmAddress: evm })]);
+  });
+  test('transferToNative call data: selector and the recipient as bytes32', () => {
+    const recipient = new Uint8Array(32).map((_, i) => i);
+    const data = transferToNativeData(bs58.encode(recipient));
+    assert.equal(data, '0xb1d6927a' + Buffer.from(recipient).toString('hex'));
+    assert.throws(() => transferToNativeData(bs58.encode(new Uint8Array(20))), BridgeCheckError);
+  });
+  test('native spends: whole lamports, balance with the fee, and the rent-exempt rest', () => {
+    const c = { balance: 10_000_000_000n, fee: 5_000n, rentMinimum: 890_880n };
+    assert.equal(checkNativeSpend(1_000_000_000n * 10n ** 9n, c), 1_000_000_000n);
+    assert.throws(() => checkNativeSpend(0n, c), /more than zero/);
+    assert.throws(() => checkNativeSpend(1n, c), /whole number of lamports/);
+    assert.throws(() => checkNativeSpend(10_000_000_000n * 10n ** 9n, c), /Insufficient balance/);
+    assert.throws(() => checkNativeSpend((10_000_000_000n - 5_000n - 100n) * 10n ** 9n, c), /rent-exempt minimum/);
+    assert.equal(checkNativeSpend((10_000_000_000n - 5_000n) * 10n ** 9n, c), 10_000_000_000n - 5_000n);
+  });
+  test('EVM spends: whole lamports and value plus gas within the balance', () => {
+    assert.doesNotThrow(() => checkEvmSpend(10n ** 9n, 10n ** 18n, 21_000n * 10n ** 9n));
+    assert.throws(() => checkEvmSpend(5n, 10n ** 18n, 0n), /whole lamports/);
+    assert.throws(() => checkEvmSpend(10n ** 18n, 10n ** 18n, 1n), /Insufficient balance/);
+  });
+  test('imported keys: Solana CLI JSON or base58, EVM hex', () => {
+    const kp = new Uint8Array(64).map((_, i) => i);
+    assert.deepEqual(parseSecretKey(JSON.stringify([...kp])), kp);
+    assert.deepEqual(parseSecretKey(bs58.encode(kp)), kp);
+    assert.throws(() => parseSecretKey('[1,2,3]'), /64 bytes/);
+    assert.throws(() => parseSecretKey('[1,2,'), /not valid JSON/);
+    assert.equal(parseEvmPrivateKey('0x' + 'AA'.repeat(32)), '0x' + 'aa'.repeat(32));
+    assert.throws(() => parseEvmPrivateKey('0x1234'), /64 hex digits/);
+  });
+  test('EVM transaction hashes named in native logs', () => {
+    const h = '0x' + 'ef'.repeat(32);
+    assert.deepEqual(evmHashesInLogs(['Program EVM1111111111111111111111111111111111111111 invoke [1]', `Program log: EVM transaction ${h}`]), [h]);
+    assert.deepEqual(evmHashesInLogs(null), []);
+  });
+  test('EVM program instructions parse as the node encodes them', () => {
+    const enc = (ix: Parameters<typeof encodeEvmInstruction>[0]) => bs58.encode(encodeEvmInstruction(ix));
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'swapNativeToEther', lamports: 42n, evmAddress: '0x' + 'ab'.repeat(20) })), { type: 'swapNativeToEther', info: { lamports: '42', evmAddress: '0x' + 'ab'.repeat(20) } });
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'freeOwnership' })), { type: 'freeOwnership', info: {} });
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'transaction', raw: new Uint8Array(110) })), { type: 'evmTransaction', info: { rawTransactionBytes: 110 } });
+    assert.deepEqual(parseEvmInstruction(enc({ kind: 'write', offset: 880n, data: new Uint8Array(5) })), { type: 'evmBigTransaction: write', info: { offset: '880', bytes: 5 } });
+    assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([9, 0, 0, 0]))), null);
+    assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([1, 0]))), null);
+  });
+  test('revert data: Error(string) and Panic(uint256) decoded, anything else left alone', () => {
+    const text = 'not enough';
+    const hexText = Buffer.from(text).toString('hex').padEnd(64, '0');
+    const err = '0x08c379a0' + (32n).toString(16).padStart(64, '0') + BigInt(text.length).toString(16).padStart(64, '0') + hexText;
+    assert.equal(decodeRevert(err), text);
+    assert.equal(decodeRevert('0x4e487b71' + '11'.padStart(64, '0')), 'Panic(0x11)');
+    assert.equal(decodeRevert('0xdeadbeef'), null);
+    assert.equal(decodeRevert(null), null);
+  });
+});
