@@ -20,7 +20,8 @@ import {
   sendAndConfirmTransaction,
   type Signer,
 } from '@solana/web3.js';
-import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
+import fs from 'node:fs';
+import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
 import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 import { checkValueConservation } from '../helpers/conservation.ts';
 
@@ -303,5 +304,37 @@ describe('a stake account across epochs', () => {
     const { burned, minted } = node.chain.supply();
     assert.ok(minted > 0);
     assert.ok(Math.abs(value.total - (genesis + minted - burned)) < 10 * LAMPORTS_PER_SOL);
+  });
+});
+
+describe('a restart keeps the staking state', () => {
+  it('stake history, minted rewards and the vote tower survive; votes and epochs go on', async () => {
+    const ledger = tempLedger();
+    const first = await startTestNode({ ledger, slotMs: 20, slotsPerEpoch: SLOTS_PER_EPOCH });
+    try {
+      await waitFor(() => first.chain.currentStakeHistory().length >= 3 && first.chain.supply().minted > 0, { what: 'three epochs with rewards', timeoutMs: 30_000 });
+      await checkValueConservation(first);
+    } finally {
+      await first.close();
+    }
+    const minted = first.chain.supply().minted;
+    const historyBefore = [...first.chain.currentStakeHistory()];
+    const second = await startTestNode({ ledger, slotMs: 20, slotsPerEpoch: SLOTS_PER_EPOCH });
+    try {
+      assert.ok(second.chain.supply().minted >= minted);
+      assert.deepEqual(second.chain.currentStakeHistory().slice(-historyBefore.length), historyBefore);
+      const history = (await rpc(second.rpcUrl, 'getAccountInfo', ['SysvarStakeHistory1111111111111111111111111', { encoding: 'jsonParsed', commitment: 'confirmed' }])).result.value.data.parsed;
+      assert.equal(history.type, 'stakeHistory');
+      assert.ok(history.info.length >= historyBefore.length);
+      const epoch = (await rpc(second.rpcUrl, 'getEpochInfo', [{ commitment: 'confirmed' }])).result.epoch;
+      await waitFor(async () => (await rpc(second.rpcUrl, 'getEpochInfo', [{ commitment: 'confirmed' }])).result.epoch > epoch, { what: 'the next epoch', timeoutMs: 30_000 });
+      const votes = (await rpc(second.rpcUrl, 'getVoteAccounts', [{ commitment: 'confirmed' }])).result;
+      assert.equal(votes.current.length, 1, 'the validator kept voting after the restart');
+      assert.ok(second.chain.supply().minted > minted, 'rewards were paid after the restart');
+      await checkValueConservation(second);
+    } finally {
+      await second.stop();
+      fs.rmSync(ledger, { recursive: true, force: true });
+    }
   });
 });
