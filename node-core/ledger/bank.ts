@@ -24,6 +24,9 @@ export class Bank {
   signatureCount = 0;
   /** The supply once this bank is sealed (its fees burned, its epoch's rewards minted). */
   capitalization = 0;
+  /** The chain's burned and minted totals once this bank is sealed (capitalization + burned = genesis + minted). */
+  burnedTotal = 0;
+  mintedTotal = 0;
   /** The validator's own vote transactions among `transactions`. */
   voteTransactions = 0;
 

@@ -182,6 +182,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     last.blockhash = p.meta.blockhash;
     last.blockTime = p.meta.blockTime;
     last.capitalization = p.meta.totalSupply;
+    last.burnedTotal = p.meta.burned;
+    last.mintedTotal = this.minted;
     last.sysvars.recentBlockhashes = this.sysvarsFor(p.meta.slot + 1, p.meta.blockTime).recentBlockhashes;
     this.banks.set(last.slot, last);
     for (const ext of this.extensions) ext.openBank(last, null);
@@ -256,6 +258,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const bank = this.working;
     this.payFees(bank);
     bank.capitalization = this.totalSupply;
+    bank.burnedTotal = this.burned;
+    bank.mintedTotal = this.minted;
     const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
     bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
     bank.blockTime = Math.floor(Date.now() / 1000);
