@@ -136,8 +136,11 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private readonly voter?: Voter;
   private voteFailureLogged = false;
   private voteTransactions = 0;
-  /** Accounts were put in place in the working bank before the clock started (overwriteAccountsAtStart). */
-  private placedAtStart = false;
+  /**
+   * The working bank holds changes that must be stored even without a transaction: accounts put in
+   * place before the clock started (overwriteAccountsAtStart), or an epoch's start (stake history, rewards).
+   */
+  private keepWorking = false;
   private extensionsMeta: Record<string, unknown>;
   private readonly samples: PerformanceSample[] = [];
   private sampleStart: { slot: number; txs: number; at: number; votes: number };
@@ -204,7 +207,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       if (account.lamports === 0) this.accounts.delete(address);
       else this.accounts.set(address, account);
       this.working.set(address, account);
-      this.placedAtStart = true;
+      this.keepWorking = true;
     }
   }
 
@@ -242,9 +245,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (this.slotTimer) clearTimeout(this.slotTimer);
     if (this.sampleTimer) clearInterval(this.sampleTimer);
     while (this.inflight) await this.inflight;
-    // Transactions already processed (and accounts put in place at start) are kept: the working bank
-    // becomes the last block. The validator's own vote alone does not make one.
-    if (this.working.transactions.length > this.working.voteTransactions || this.placedAtStart || this.queue.length > 0) this.sealWorkingBank();
+    // Transactions already processed (and accounts put in place at start, an epoch's start) are kept:
+    // the working bank becomes the last block. The validator's own vote alone does not make one.
+    if (this.working.transactions.length > this.working.voteTransactions || this.keepWorking || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
@@ -386,7 +389,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
     for (const ext of this.extensions) ext.openBank(this.working, parent);
     this.asyncBlockFull = false;
-    this.placedAtStart = false;
+    this.keepWorking = false;
     this.banks.set(slot, this.working);
     this.forgetOldStatuses(slot);
     const schedule = this.genesis.epochSchedule;
@@ -403,6 +406,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     bank.sysvars.stakeHistory = result.stakeHistory;
     this.totalSupply += result.minted;
     this.minted += result.minted;
+    this.keepWorking = true;
   }
 
   /** The validator's vote on the slot it just sealed enters the new bank first. */

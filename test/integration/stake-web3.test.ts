@@ -307,6 +307,33 @@ describe('a stake account across epochs', () => {
   });
 });
 
+describe('warm-up of a large stake', () => {
+  it('90,000 SOL on a 500,000 SOL cluster activates over several epochs, 9% of the effective stake at a time', async () => {
+    const whale = Keypair.fromSecretKey(node.keys.devAccounts[1]!.secretKey);
+    const stake = Keypair.generate();
+    const reserve = await conn.getMinimumBalanceForRentExemption(StakeProgram.space);
+    const amount = 90_000 * LAMPORTS_PER_SOL;
+    await send(
+      new Transaction()
+        .add(StakeProgram.createAccount({ fromPubkey: whale.publicKey, stakePubkey: stake.publicKey, authorized: new Authorized(whale.publicKey, whale.publicKey), lamports: reserve + amount }))
+        .add(StakeProgram.delegate({ stakePubkey: stake.publicKey, authorizedPubkey: whale.publicKey, votePubkey })),
+      [whale, stake],
+    );
+    const start = await epochNow();
+    await waitForEpoch(start + 1);
+    const partial = await activation(stake.publicKey);
+    // The cluster's effective stake is a little over 500,000 SOL: about 45,000 SOL may warm up in the first epoch.
+    assert.equal(partial.state, 'activating');
+    assert.ok(partial.active > 44_000 * LAMPORTS_PER_SOL && partial.active < 47_000 * LAMPORTS_PER_SOL, String(partial.active));
+    assert.equal(partial.active + partial.inactive, amount);
+    await waitFor(async () => (await activation(stake.publicKey)).state === 'active', { what: 'full activation', timeoutMs: 30_000 });
+    assert.ok((await epochNow()) >= start + 2, 'more than one epoch');
+    const parsed = (await rpc(node.rpcUrl, 'getAccountInfo', ['SysvarStakeHistory1111111111111111111111111', { encoding: 'jsonParsed', commitment: 'confirmed' }])).result.value.data.parsed;
+    const atStart = parsed.info.find((e: { epoch: number }) => e.epoch === start);
+    assert.ok(atStart.stakeHistory.activating >= amount, 'the stake history counted it as activating in its first epoch');
+  });
+});
+
 describe('a restart keeps the staking state', () => {
   it('stake history, minted rewards and the vote tower survive; votes and epochs go on', async () => {
     const ledger = tempLedger();
