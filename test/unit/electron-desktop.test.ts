@@ -32,12 +32,12 @@ class FakeWindow {
   restored = 0;
   focused = 0;
   openHandler?: (d: { url: string }) => { action: string };
-  listeners = new Map<string, (e: any) => void>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  listeners = new Map<string, (e: any, details?: any) => void>(); // eslint-disable-line @typescript-eslint/no-explicit-any
   closedListener?: () => void;
   constructor(readonly options: WindowOptions) {}
   webContents = {
     setWindowOpenHandler: (h: (d: { url: string }) => { action: string }) => void (this.openHandler = h),
-    on: (event: string, listener: (e: PreventableEvent) => void) => void this.listeners.set(event, listener),
+    on: (event: string, listener: (e: any, details?: any) => void) => void this.listeners.set(event, listener), // eslint-disable-line @typescript-eslint/no-explicit-any
     getURL: () => this.loaded.at(-1) ?? '',
   };
   loadURL(url: string) {
@@ -199,6 +199,20 @@ test('navigation stays on the explorer; web links open in the system browser; no
   await tick();
   assert.deepEqual(calls.opened, ['https://docs.velas.com/', 'http://127.0.0.1:9999/explorer/', 'https://github.com/', 'http://127.0.0.1:8899/explorer/tx/x']);
   assert.equal(win.fire('will-attach-webview'), true);
+});
+
+test('a page that crashed is loaded again', async () => {
+  const { electron, windows } = fakeElectron();
+  await runDesktop(deps(electron, async () => fakeNode().node)).ready;
+  const win = windows[0]!;
+  const loads = win.loaded.length;
+  win.listeners.get('render-process-gone')!({}, { reason: 'crashed' });
+  await tick();
+  assert.equal(win.loaded.length, loads + 1);
+  assert.equal(win.page, EXPLORER);
+  win.listeners.get('render-process-gone')!({}, { reason: 'clean-exit' });
+  await tick();
+  assert.equal(win.loaded.length, loads + 1, 'a clean exit (the window closing) is not a crash');
 });
 
 test('permissions are denied except clipboard writes from the explorer', async () => {
