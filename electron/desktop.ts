@@ -201,7 +201,9 @@ export function runDesktop({ electron, startNode, options, platform, preload, lo
     return starting;
   };
 
+  let appReady = false;
   const focusWindow = () => {
+    if (!appReady) return; // no window can exist before the app is ready (macOS may activate it earlier)
     if (!window || window.isDestroyed()) {
       openWindow();
       void show(node ? explorerUrlOf(node) : shownPage);
@@ -272,6 +274,7 @@ export function runDesktop({ electron, startNode, options, platform, preload, lo
 
   const ready = (async () => {
     await app.whenReady();
+    appReady = true;
     configureSession(electron.defaultSession());
     openWindow();
     return startAndShow(nodeOptions);

@@ -185,6 +185,19 @@ test('a second instance quits at once; the first one is focused (and its window 
   assert.equal(first.windows[1]!.page, EXPLORER);
 });
 
+test('activation before the app is ready opens no window (Electron refuses windows before ready)', async () => {
+  const { electron, windows, fireApp } = fakeElectron();
+  let ready!: () => void;
+  electron.app.whenReady = () => new Promise<void>((r) => (ready = r));
+  const desktop = runDesktop(deps(electron, async () => fakeNode().node, 'darwin'));
+  fireApp('activate');
+  fireApp('second-instance');
+  assert.equal(windows.length, 0);
+  ready();
+  await desktop.ready;
+  assert.equal(windows.length, 1);
+});
+
 test('navigation stays on the explorer; web links open in the system browser; nothing else opens', async () => {
   const { electron, windows, calls } = fakeElectron();
   await runDesktop(deps(electron, async () => fakeNode().node)).ready;
