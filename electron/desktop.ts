@@ -31,6 +31,7 @@ export interface WebContentsLike {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
   on(event: 'will-navigate', listener: (event: PreventableEvent & { url: string }) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
+  on(event: 'render-process-gone', listener: (event: unknown, details: { reason: string }) => void): unknown;
   getURL(): string;
 }
 
@@ -168,6 +169,11 @@ export function runDesktop({ electron, startNode, options, platform, preload, lo
       if (decision === 'open-externally') openExternally(e.url);
     });
     contents.on('will-attach-webview', (e) => e.preventDefault());
+    // A crashed or killed page comes back (the node keeps running meanwhile).
+    contents.on('render-process-gone', (_e, { reason }) => {
+      log(`the window's page ended (${reason}); reloading it`);
+      if (reason !== 'clean-exit' && window === win) void show(shownPage);
+    });
     win.on('closed', () => {
       if (window === win) window = null;
     });
@@ -195,7 +201,9 @@ export function runDesktop({ electron, startNode, options, platform, preload, lo
     return starting;
   };
 
+  let appReady = false;
   const focusWindow = () => {
+    if (!appReady) return; // no window can exist before the app is ready (macOS may activate it earlier)
     if (!window || window.isDestroyed()) {
       openWindow();
       void show(node ? explorerUrlOf(node) : shownPage);
@@ -266,6 +274,7 @@ export function runDesktop({ electron, startNode, options, platform, preload, lo
 
   const ready = (async () => {
     await app.whenReady();
+    appReady = true;
     configureSession(electron.defaultSession());
     openWindow();
     return startAndShow(nodeOptions);

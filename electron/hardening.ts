@@ -5,14 +5,16 @@
  * security policy added to the node's responses.
  */
 
+import { EXPLORER_CSP, EXPLORER_PATH } from '../node-core/server/explorer-static.ts';
+
+export { EXPLORER_PATH };
+
 /** URLs of the running node the window may talk to. */
 export interface NodeUrls {
   rpcUrl: string;
   pubsubUrl: string;
   evmRpcUrl: string;
 }
-
-export const EXPLORER_PATH = '/explorer/';
 
 export const explorerUrlOf = (node: Pick<NodeUrls, 'rpcUrl'>): string => new URL(EXPLORER_PATH, node.rpcUrl).toString();
 
@@ -93,23 +95,14 @@ const wsOf = (httpUrl: string): string => httpUrl.replace(/^http/, 'ws');
 
 /**
  * The policy the desktop adds to the node's responses (enforced together with the one the node's
- * explorer route sends). Scripts only from the node; connections to the node's own endpoints, and,
- * as in the browser tab, to other networks the explorer's network switcher may be pointed at.
+ * explorer route sends): the explorer's own policy (node-core/server/explorer-static.ts), with the
+ * node's endpoints named in connect-src beside the other networks its switcher may be pointed at.
  */
 export function desktopCsp(node: NodeUrls): string {
   const own = [node.rpcUrl, node.pubsubUrl, node.evmRpcUrl, wsOf(node.evmRpcUrl)];
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self' ${own.join(' ')} http: https: ws: wss:`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  return EXPLORER_CSP.split('; ')
+    .map((directive) => (directive.startsWith('connect-src ') ? `connect-src 'self' ${own.join(' ')} ${directive.slice('connect-src '.length)}` : directive))
+    .join('; ');
 }
 
 /** Response headers with the desktop policy appended (existing policies are kept: all of them apply). */

@@ -25,7 +25,7 @@ runDesktop({
   electron: desktopElectron,
   startNode,
   // The ledger is the per-user one `isthmus start` uses too (one node at a time: the ledger's lock).
-  options: { ...DEFAULT_OPTIONS, ledger: defaultLedgerDir(), quiet: true },
+  options: { ...DEFAULT_OPTIONS, ledger: defaultLedgerDir(), quiet: true, explorerDir: path.join(app.getAppPath(), 'renderer', 'dist') },
   platform: process.platform,
   preload: path.join(app.getAppPath(), 'electron', 'preload.cjs'),
   log: (message) => console.error(`isthmus desktop: ${message}`),

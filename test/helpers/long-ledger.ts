@@ -188,7 +188,8 @@ function ledgerFormatDigest(): string {
 /**
  * A fresh copy of a long ledger of `slots` slots in a new temp folder. The ledger is made once per
  * machine (and per version of the ledger code) as a template under the temp folder, then copied
- * (a second or two for 100,000 slots instead of a minute or more). The caller deletes the copy.
+ * (a second or two for 100,000 slots instead of a minute or more). The copy is `dir` inside a new temp
+ * folder: the caller deletes `path.dirname(result.dir)`.
  */
 export async function copyOfLongLedger(slots: number, opts: Pick<LongLedgerOptions, 'progress'> = {}): Promise<LongLedger> {
   const template = path.join(os.tmpdir(), `isthmus-long-ledger-${slots}-${ledgerFormatDigest()}`);

@@ -3,7 +3,7 @@
  * Electron replaced by test/helpers/fake-electron (its binary cannot be downloaded here): it starts the
  * real node on the per-user ledger (XDG_DATA_HOME pointed at a temp folder), reports the default port
  * in use in the window, starts on free ports when asked, and on SIGTERM quits only after the node
- * has stopped (the ledger's lock released).
+ * has stopped (the ledger's lock released). The explorer it shows is the app's renderer/dist.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -37,6 +37,8 @@ async function occupyDefaultPort(): Promise<() => void> {
 test('the built main process runs the node, shows the port in use, starts on free ports and quits after stopping it', { timeout: 120_000 }, async () => {
   const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'electron/vite.config.ts'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(build.status, 0, build.stderr);
+  const explorerBuild = spawnSync(process.execPath, [path.join(ROOT, 'renderer/build-if-stale.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(explorerBuild.status, 0, explorerBuild.stderr);
   const bundle = path.join(ROOT, 'dist/electron/main.mjs');
   assert.ok(fs.existsSync(bundle));
 
@@ -95,6 +97,12 @@ test('the built main process runs the node, shows the port in use, starts on fre
   // The node answers, with the version read through the bundle's own path to package.json.
   assert.equal((await rpc(rpcUrl, 'getHealth')).result, 'ok');
   assert.equal((await rpc(rpcUrl, 'getVersion')).result['node-core'], NODE_VERSION);
+  // The explorer is served from the app's renderer/dist (the explorerDir main.ts passes).
+  const page = await fetch(explorer.url);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+  assert.match(await page.text(), /<script type="module"[^>]+src="\/explorer\/assets\//);
   const ledger = path.join(dataHome, 'isthmus', 'ledger');
   assert.ok(fs.existsSync(path.join(ledger, 'ledger.lock')), 'the per-user ledger is in use');
 

@@ -32,12 +32,12 @@ class FakeWindow {
   restored = 0;
   focused = 0;
   openHandler?: (d: { url: string }) => { action: string };
-  listeners = new Map<string, (e: any) => void>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  listeners = new Map<string, (e: any, details?: any) => void>(); // eslint-disable-line @typescript-eslint/no-explicit-any
   closedListener?: () => void;
   constructor(readonly options: WindowOptions) {}
   webContents = {
     setWindowOpenHandler: (h: (d: { url: string }) => { action: string }) => void (this.openHandler = h),
-    on: (event: string, listener: (e: PreventableEvent) => void) => void this.listeners.set(event, listener),
+    on: (event: string, listener: (e: any, details?: any) => void) => void this.listeners.set(event, listener), // eslint-disable-line @typescript-eslint/no-explicit-any
     getURL: () => this.loaded.at(-1) ?? '',
   };
   loadURL(url: string) {
@@ -185,6 +185,19 @@ test('a second instance quits at once; the first one is focused (and its window 
   assert.equal(first.windows[1]!.page, EXPLORER);
 });
 
+test('activation before the app is ready opens no window (Electron refuses windows before ready)', async () => {
+  const { electron, windows, fireApp } = fakeElectron();
+  let ready!: () => void;
+  electron.app.whenReady = () => new Promise<void>((r) => (ready = r));
+  const desktop = runDesktop(deps(electron, async () => fakeNode().node, 'darwin'));
+  fireApp('activate');
+  fireApp('second-instance');
+  assert.equal(windows.length, 0);
+  ready();
+  await desktop.ready;
+  assert.equal(windows.length, 1);
+});
+
 test('navigation stays on the explorer; web links open in the system browser; nothing else opens', async () => {
   const { electron, windows, calls } = fakeElectron();
   await runDesktop(deps(electron, async () => fakeNode().node)).ready;
@@ -199,6 +212,20 @@ test('navigation stays on the explorer; web links open in the system browser; no
   await tick();
   assert.deepEqual(calls.opened, ['https://docs.velas.com/', 'http://127.0.0.1:9999/explorer/', 'https://github.com/', 'http://127.0.0.1:8899/explorer/tx/x']);
   assert.equal(win.fire('will-attach-webview'), true);
+});
+
+test('a page that crashed is loaded again', async () => {
+  const { electron, windows } = fakeElectron();
+  await runDesktop(deps(electron, async () => fakeNode().node)).ready;
+  const win = windows[0]!;
+  const loads = win.loaded.length;
+  win.listeners.get('render-process-gone')!({}, { reason: 'crashed' });
+  await tick();
+  assert.equal(win.loaded.length, loads + 1);
+  assert.equal(win.page, EXPLORER);
+  win.listeners.get('render-process-gone')!({}, { reason: 'clean-exit' });
+  await tick();
+  assert.equal(win.loaded.length, loads + 1, 'a clean exit (the window closing) is not a crash');
 });
 
 test('permissions are denied except clipboard writes from the explorer', async () => {
