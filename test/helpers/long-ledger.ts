@@ -35,6 +35,8 @@ export interface LongLedger {
   lastSlot: number;
   /** Transactions written (all kinds). */
   transactionCount: number;
+  /** The chain's transaction count as stored: those plus the validator's vote in every slot. */
+  storedTransactionCount: number;
   /** Failed transactions among them (InsufficientFunds, fee charged). */
   failedCount: number;
   /** Transactions carrying a memo. */
@@ -116,6 +118,7 @@ async function writeLongLedger(dir: string, slots: number, opts: LongLedgerOptio
   const recipients = Array.from({ length: RECIPIENT_COUNT }, (_, i) => labelledKeypair(`recipient ${i}`).address);
   const failing = labelledKeypair('failing');
   let transactionCount = 0;
+  let storedTransactionCount = 0;
   let failedCount = 0;
   let memoCount = 0;
   let txIndex = 0;
@@ -152,6 +155,8 @@ async function writeLongLedger(dir: string, slots: number, opts: LongLedgerOptio
       if (slot % 10_000 === 0) opts.progress?.(slot);
     }
     await chain.flushed();
+    // The working bank (not stored: it holds only the validator's vote) is not counted.
+    storedTransactionCount = chain.totalTransactionCount - chain.bankAt('processed').transactions.length;
   } finally {
     await node.close();
   }
@@ -160,6 +165,7 @@ async function writeLongLedger(dir: string, slots: number, opts: LongLedgerOptio
     // close() waited for every sealed slot to be stored.
     lastSlot: chain.confirmedSlot,
     transactionCount,
+    storedTransactionCount,
     failedCount,
     memoCount,
     payers: payers.map((k) => k.address),
