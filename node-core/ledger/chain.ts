@@ -27,7 +27,7 @@ import { extractMemos } from '../runtime/programs/memo.ts';
 import { decodeStakeHistory, type StakeHistory } from '../runtime/programs/stake/state.ts';
 import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import { processEpochBoundary } from './epoch-rewards.ts';
-import { voteTransaction, type Voter } from './vote-loop.ts';
+import { voteTimestamp, voteTransaction, type Voter } from './vote-loop.ts';
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 
@@ -413,7 +413,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private vote(voted: Bank): void {
     if (!this.voter || !voted.blockhash) return;
     try {
-      this.processTransaction(voteTransaction(this.voter, { slot: voted.slot, blockhash: voted.blockhash, blockTime: voted.blockTime }));
+      const blockTime = voteTimestamp(this.working.get(this.voter.voteAccount)?.data, voted.blockTime);
+      this.processTransaction(voteTransaction(this.voter, { slot: voted.slot, blockhash: voted.blockhash, blockTime }));
       this.working.voteTransactions++;
       this.voteTransactions++;
     } catch (e) {

@@ -8,6 +8,7 @@ import { VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import { compileMessage, signTransaction } from '../runtime/message-builder.ts';
 import { encodeVoteInstruction } from '../runtime/programs/vote/instruction.ts';
+import { decodeVoteState } from '../runtime/programs/vote/state.ts';
 import { SYSVAR_CLOCK_ID, SYSVAR_SLOT_HASHES_ID } from '../runtime/sysvars.ts';
 import type { Transaction } from '../runtime/wire.ts';
 
@@ -16,8 +17,11 @@ export interface Voter {
   voteAccount: Address;
 }
 
-/** A Vote for `slot` (its blockhash and block time), with the blockhash as the transaction's recent blockhash. */
-export function voteTransaction(voter: Voter, voted: { slot: number; blockhash: string; blockTime: number }): Transaction {
+/**
+ * A Vote for `slot` (its blockhash and, unless null, its block time as the vote's timestamp), with the
+ * blockhash as the transaction's recent blockhash.
+ */
+export function voteTransaction(voter: Voter, voted: { slot: number; blockhash: string; blockTime: number | null }): Transaction {
   const data = encodeVoteInstruction({ slots: [voted.slot], hash: voted.blockhash, timestamp: voted.blockTime });
   const message = compileMessage(
     voter.identity.address,
@@ -36,4 +40,18 @@ export function voteTransaction(voter: Voter, voted: { slot: number; blockhash: 
     voted.blockhash,
   );
   return signTransaction(message, [voter.identity]);
+}
+
+/**
+ * The timestamp a vote may carry (Tower::maybe_timestamp): the block time unless the clock went back
+ * behind the vote account's last timestamp, which the vote program would refuse (TimestampTooOld).
+ */
+export function voteTimestamp(voteAccountData: Uint8Array | undefined, blockTime: number): number | null {
+  if (!voteAccountData) return blockTime;
+  try {
+    const state = decodeVoteState(voteAccountData);
+    return state && blockTime < state.lastTimestamp.timestamp ? null : blockTime;
+  } catch {
+    return blockTime;
+  }
 }
