@@ -176,3 +176,88 @@ describe('vote instructions', () => {
     assert.deepEqual(parsed.parsed.info.priorVoters, [{ authorizedPubkey: voter.publicKey.toBase58(), epochOfLastAuthorizedSwitch: 0, targetEpoch: 5 }]);
   });
 });
+
+describe('whole proposed towers (UpdateVoteState, TowerSync)', () => {
+  const bytes32 = (b58: string) => new PublicKey(b58).toBytes();
+  function updateVoteStateData(lockouts: Array<{ slot: number; confirmationCount: number }>, root: number | null, hash: string, timestamp: number | null): Buffer {
+    const parts: number[] = [8, 0, 0, 0];
+    const u64 = (v: bigint | number) => parts.push(...new Uint8Array(new BigUint64Array([BigInt(v)]).buffer));
+    u64(lockouts.length);
+    for (const l of lockouts) {
+      u64(l.slot);
+      parts.push(...new Uint8Array(new Uint32Array([l.confirmationCount]).buffer));
+    }
+    if (root === null) parts.push(0);
+    else {
+      parts.push(1);
+      u64(root);
+    }
+    parts.push(...bytes32(hash));
+    if (timestamp === null) parts.push(0);
+    else {
+      parts.push(1);
+      u64(timestamp);
+    }
+    return Buffer.from(parts);
+  }
+  function towerSyncData(lockouts: Array<{ slot: number; confirmationCount: number }>, root: number, hash: string, blockId: string): Buffer {
+    const parts: number[] = [14, 0, 0, 0, ...new Uint8Array(new BigUint64Array([BigInt(root)]).buffer), lockouts.length];
+    let prev = root;
+    for (const l of lockouts) {
+      let off = l.slot - prev;
+      prev = l.slot;
+      do {
+        const b = off & 0x7f;
+        off = Math.floor(off / 128);
+        parts.push(off ? b | 0x80 : b);
+      } while (off);
+      parts.push(l.confirmationCount);
+    }
+    parts.push(...bytes32(hash), 0, ...bytes32(blockId));
+    return Buffer.from(parts);
+  }
+
+  function setup() {
+    const voter = Keypair.generate();
+    const vote = Keypair.generate();
+    const s = newVoteState({ nodePubkey: voter.publicKey.toBase58(), authorizedVoter: voter.publicKey.toBase58(), authorizedWithdrawer: voter.publicKey.toBase58(), commission: 0 }, 0);
+    for (let slot = 1; slot <= 35; slot++) processNextVoteSlot(s, slot, 0, slot + 1);
+    const expected = decodeVoteState(encodeVoteState(s, VOTE_STATE_V3_SIZE))!;
+    processNextVoteSlot(expected, 36, 0, 37);
+    const state = new Map<Address, Account>([[vote.publicKey.toBase58(), voteAccount(s)]]);
+    const keys = [
+      { pubkey: vote.publicKey, isSigner: false, isWritable: true },
+      { pubkey: voter.publicKey, isSigner: true, isWritable: false },
+    ];
+    const slotHashes: Array<[number, string]> = Array.from({ length: 37 }, (_, i) => [36 - i, hashOf(36 - i)] as [number, string]);
+    const sysvars = testSysvars({ clock: { ...testSysvars().clock, slot: 37, epoch: 0 }, slotHashes });
+    return { vote, state, keys, expected, sysvars };
+  }
+
+  test('UpdateVoteState with the tower after one more vote gives the same state as that vote', () => {
+    const { vote, state, keys, expected, sysvars } = setup();
+    const lockouts = expected.votes.map((v) => ({ slot: v.slot, confirmationCount: v.confirmationCount }));
+    const data = updateVoteStateData(lockouts, expected.rootSlot, hashOf(36), null);
+    assert.equal(runInstruction(voteProgram, { keys, data }, state, sysvars).error, null);
+    assert.deepEqual(decodeVoteState(state.get(vote.publicKey.toBase58())!.data), expected);
+    assert.equal(credits(expected), 5 * 16);
+  });
+
+  test('TowerSync (compact, with offsets) likewise; a wrong hash or a root rolled back is refused', () => {
+    const { vote, state, keys, expected, sysvars } = setup();
+    const lockouts = expected.votes.map((v) => ({ slot: v.slot, confirmationCount: v.confirmationCount }));
+    assert.deepEqual(runInstruction(voteProgram, { keys, data: towerSyncData(lockouts, expected.rootSlot!, hashOf(1), hashOf(9)) }, state, sysvars).error, { Custom: 2 });
+    assert.equal(runInstruction(voteProgram, { keys, data: towerSyncData(lockouts, expected.rootSlot!, hashOf(36), hashOf(9)) }, state, sysvars).error, null);
+    assert.deepEqual(decodeVoteState(state.get(vote.publicKey.toBase58())!.data), expected);
+    const parsed = parseVoteInstruction(towerSyncData(lockouts, expected.rootSlot!, hashOf(36), hashOf(9)), keys.map((k) => k.pubkey.toBase58())) as { type: string; info: { towerSync: { root: number; lockouts: unknown[] } } };
+    assert.equal(parsed.type, 'towersync');
+    assert.equal(parsed.info.towerSync.root, expected.rootSlot);
+    assert.equal(parsed.info.towerSync.lockouts.length, 31);
+    // Proposing an older root than the account's: RootRollBack (12).
+    const older = updateVoteStateData([{ slot: 36, confirmationCount: 1 }], 2, hashOf(36), null);
+    const moreSysvars = testSysvars({ clock: { ...sysvars.clock, slot: 38 }, slotHashes: [[37, hashOf(37)], ...sysvars.slotHashes] });
+    assert.deepEqual(runInstruction(voteProgram, { keys, data: older }, state, moreSysvars).error, { Custom: 0 }, 'not newer than the last vote: VoteTooOld');
+    const rollback = updateVoteStateData([{ slot: 37, confirmationCount: 1 }], 2, hashOf(37), null);
+    assert.deepEqual(runInstruction(voteProgram, { keys, data: rollback }, state, moreSysvars).error, { Custom: 12 });
+  });
+});

@@ -81,6 +81,17 @@ export const parseVoteInstruction: InstructionParser = (data, accounts) => {
     case 'authorizeChecked':
       need(4);
       return { type: 'authorizeChecked', info: { voteAccount: a(0), clockSysvar: a(1), authority: a(2), newAuthority: a(3), authorityType: authorityType(ix.authorizeType) } };
+    case 'towerUpdate': {
+      need(2);
+      const u = ix.update;
+      const ui: Record<string, unknown> = { lockouts: u.lockouts.map((l) => ({ slot: l.slot, confirmationCount: l.confirmationCount })), root: u.root, hash: u.hash, timestamp: u.timestamp };
+      const tower = ix.name === 'towerSync' || ix.name === 'towerSyncSwitch';
+      if (tower) ui.blockId = u.blockId;
+      const info: Record<string, unknown> = { voteAccount: a(0), voteAuthority: a(1), [tower ? 'towerSync' : 'voteStateUpdate']: ui };
+      if (ix.switchHash) info.hash = ix.switchHash;
+      // Agave names these instruction types in lower case.
+      return { type: ix.name.toLowerCase(), info };
+    }
     default:
       return null;
   }

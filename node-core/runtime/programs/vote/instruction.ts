@@ -22,17 +22,63 @@ export type VoteInstruction =
   | { type: 'authorizeChecked'; authorizeType: VoteAuthorize }
   | { type: 'authorizeWithSeed'; authorizeType: VoteAuthorize; ownerProgram: Address; seed: string; newAuthority: Address }
   | { type: 'authorizeCheckedWithSeed'; authorizeType: VoteAuthorize; ownerProgram: Address; seed: string }
-  /** Tower-state updates (UpdateVoteState, CompactUpdateVoteState, TowerSync and their Switch forms): decoded by tag only. */
-  | { type: 'towerUpdate'; name: string };
+  /** UpdateVoteState, CompactUpdateVoteState, TowerSync and their Switch forms: a whole proposed tower. */
+  | { type: 'towerUpdate'; name: TowerUpdateName; update: TowerUpdate; switchHash?: string };
 
-const TOWER_UPDATES: Record<number, string> = {
-  8: 'updatevotestate',
-  9: 'updatevotestateswitch',
-  12: 'compactupdatevotestate',
-  13: 'compactupdatevotestateswitch',
-  14: 'towersync',
-  15: 'towersyncswitch',
-};
+export type TowerUpdateName = 'updateVoteState' | 'updateVoteStateSwitch' | 'compactUpdateVoteState' | 'compactUpdateVoteStateSwitch' | 'towerSync' | 'towerSyncSwitch';
+
+export interface TowerUpdate {
+  /** Oldest first. */
+  lockouts: Array<{ slot: number; confirmationCount: number }>;
+  root: number | null;
+  hash: string;
+  timestamp: number | null;
+  /** TowerSync only. */
+  blockId?: string;
+}
+
+const U64_MAX = 18446744073709551615n;
+
+/** VoteStateUpdate: lockouts as a bincode VecDeque, root and timestamp as Options. */
+function readVoteStateUpdate(r: ByteReader): TowerUpdate {
+  const n = Number(r.u64());
+  if (n > 1024) throw new DecodeError('too many lockouts');
+  const lockouts: TowerUpdate['lockouts'] = [];
+  for (let i = 0; i < n; i++) lockouts.push({ slot: Number(r.u64()), confirmationCount: r.u32() });
+  const root = r.u8() === 1 ? Number(r.u64()) : null;
+  const hash = encodeBase58(r.bytesN(32));
+  const timestamp = r.u8() === 1 ? Number(r.i64()) : null;
+  return { lockouts, root, hash, timestamp };
+}
+
+/** serde_varint's u64: 7 bits a byte, least significant first. */
+function readVarint(r: ByteReader): bigint {
+  let v = 0n;
+  for (let shift = 0n; shift < 70n; shift += 7n) {
+    const b = r.u8();
+    v |= BigInt(b & 0x7f) << shift;
+    if ((b & 0x80) === 0) return v;
+  }
+  throw new DecodeError('varint too long');
+}
+
+/** The compact forms: root (u64::MAX for none), then slots as offsets from the previous one. */
+function readCompact(r: ByteReader, withBlockId: boolean): TowerUpdate {
+  const rawRoot = r.u64();
+  const root = rawRoot === U64_MAX ? null : Number(rawRoot);
+  const n = r.shortVec();
+  let slot = BigInt(root ?? 0);
+  const lockouts: TowerUpdate['lockouts'] = [];
+  for (let i = 0; i < n; i++) {
+    slot += readVarint(r);
+    lockouts.push({ slot: Number(slot), confirmationCount: r.u8() });
+  }
+  const hash = encodeBase58(r.bytesN(32));
+  const timestamp = r.u8() === 1 ? Number(r.i64()) : null;
+  const update: TowerUpdate = { lockouts, root, hash, timestamp };
+  if (withBlockId) update.blockId = encodeBase58(r.bytesN(32));
+  return update;
+}
 
 function authorizeType(r: ByteReader): VoteAuthorize {
   const t = r.u32();
@@ -89,8 +135,25 @@ export function decodeVoteInstruction(data: Uint8Array): VoteInstruction {
       const ownerProgram = bytesToAddress(r.bytesN(32));
       return { type: 'authorizeCheckedWithSeed', authorizeType: t, ownerProgram, seed: readString(r) };
     }
+    case 8:
+      return { type: 'towerUpdate', name: 'updateVoteState', update: readVoteStateUpdate(r) };
+    case 9: {
+      const update = readVoteStateUpdate(r);
+      return { type: 'towerUpdate', name: 'updateVoteStateSwitch', update, switchHash: encodeBase58(r.bytesN(32)) };
+    }
+    case 12:
+      return { type: 'towerUpdate', name: 'compactUpdateVoteState', update: readCompact(r, false) };
+    case 13: {
+      const update = readCompact(r, false);
+      return { type: 'towerUpdate', name: 'compactUpdateVoteStateSwitch', update, switchHash: encodeBase58(r.bytesN(32)) };
+    }
+    case 14:
+      return { type: 'towerUpdate', name: 'towerSync', update: readCompact(r, true) };
+    case 15: {
+      const update = readCompact(r, true);
+      return { type: 'towerUpdate', name: 'towerSyncSwitch', update, switchHash: encodeBase58(r.bytesN(32)) };
+    }
     default:
-      if (TOWER_UPDATES[tag]) return { type: 'towerUpdate', name: TOWER_UPDATES[tag] };
       throw new DecodeError(`VoteInstruction ${tag}`);
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The Vote program (Vote111…) with Agave's semantics (vote_processor.rs, vote_state/mod.rs):
  * account initialization, voter and withdrawer authorization (plain, checked, with seed), votes
- * checked against SlotHashes, withdrawals, validator identity and commission updates. The tower-state
- * forms (UpdateVoteState, CompactUpdateVoteState, TowerSync) are not implemented: they fail with
- * InvalidInstructionData and a log line saying so; this node's validator sends `Vote`.
+ * checked against SlotHashes, whole proposed towers (UpdateVoteState, CompactUpdateVoteState,
+ * TowerSync and their Switch forms), withdrawals, validator identity and commission updates. This
+ * node's own validator sends `Vote`.
  */
 import { VOTE_PROGRAM_ID, type Address } from '../../../common/pubkey.ts';
 import { DecodeError } from '../../../common/bytes.ts';
@@ -15,10 +15,12 @@ import {
   VOTE_STATE_V3_SIZE,
   VoteError,
   authorizedVoterFor,
+  checkAndFilterProposedTower,
   checkSlotsAreValid,
   decodeVoteState,
   encodeVoteState,
   newVoteState,
+  processNewTower,
   processNextVoteSlot,
   processTimestamp,
   setNewAuthorizedVoter,
@@ -196,9 +198,17 @@ function process(ctx: InstructionContext): void {
       storeVoteState(ctx, me, s);
       return;
     }
-    case 'towerUpdate':
-      ctx.log(`${ix.name} is not supported by this node; send Vote`);
-      throw fail('InvalidInstructionData');
+    case 'towerUpdate': {
+      // The sysvars come from the bank (the sysvar cache): these forms name no sysvar accounts.
+      const s = initializedStateOf(me);
+      const { clock, slotHashes } = ctx.sysvars;
+      verifySigner(authorizedVoterFor(s, clock.epoch), signers);
+      const proposal = { ...ix.update, lockouts: ix.update.lockouts.map((l) => ({ ...l })) };
+      checkAndFilterProposedTower(s, proposal, slotHashes);
+      processNewTower(s, proposal, clock.epoch, clock.slot);
+      storeVoteState(ctx, me, s);
+      return;
+    }
   }
 }
 

@@ -41,6 +41,7 @@ export const VoteError = {
   RootOnDifferentFork: 17,
   ActiveVoteAccountClose: 18,
   CommissionUpdateTooLate: 19,
+  AssertionFailed: 20,
 } as const;
 
 export const voteError = (code: number) => InstructionError.custom(code);
@@ -283,4 +284,115 @@ export function setNewAuthorizedVoter(s: VoteState, authorized: Address, current
   }
   s.authorizedVoters.push([targetEpoch, authorized]);
   s.authorizedVoters.sort((a, b) => a[0] - b[0]);
+}
+
+// ---- a whole proposed tower (UpdateVoteState, CompactUpdateVoteState, TowerSync) ------------------
+
+export interface ProposedTower {
+  lockouts: Array<{ slot: number; confirmationCount: number }>;
+  root: number | null;
+  hash: string;
+  timestamp: number | null;
+}
+
+/** check_and_filter_proposed_vote_state: the proposal against SlotHashes; slots too old to check and not in the tower are dropped. */
+export function checkAndFilterProposedTower(s: VoteState, p: ProposedTower, slotHashes: Array<[number, string]>): void {
+  const lockouts = p.lockouts;
+  if (lockouts.length === 0) throw voteError(VoteError.EmptySlots);
+  const lastProposed = lockouts[lockouts.length - 1]!.slot;
+  const lastVoted = lastVotedSlot(s);
+  if (lastVoted !== null && lastProposed <= lastVoted) throw voteError(VoteError.VoteTooOld);
+  if (slotHashes.length === 0) throw voteError(VoteError.SlotsMismatch);
+  const earliest = slotHashes[slotHashes.length - 1]![0];
+  if (lastProposed < earliest) throw voteError(VoteError.VoteTooOld);
+  if (p.root !== null && p.root < earliest) {
+    const root = p.root;
+    p.root = s.rootSlot;
+    for (let i = s.votes.length - 1; i >= 0; i--) {
+      if (s.votes[i]!.slot <= root) {
+        p.root = s.votes[i]!.slot;
+        break;
+      }
+    }
+  }
+  let rootToCheck = p.root;
+  let li = 0;
+  let hi = slotHashes.length;
+  const filtered = new Set<number>();
+  while (li < lockouts.length && hi > 0) {
+    const slot = rootToCheck ?? lockouts[li]!.slot;
+    if (rootToCheck === null && li > 0 && slot <= lockouts[li - 1]!.slot) throw voteError(VoteError.SlotsNotOrdered);
+    const ancestor = slotHashes[hi - 1]![0];
+    if (slot < ancestor) {
+      if (hi === slotHashes.length) {
+        if (slot >= earliest) throw voteError(VoteError.AssertionFailed);
+        if (rootToCheck === null && !s.votes.some((v) => v.slot === slot)) filtered.add(li);
+        if (rootToCheck !== null) rootToCheck = null;
+        else li++;
+        continue;
+      }
+      throw voteError(rootToCheck !== null ? VoteError.RootOnDifferentFork : VoteError.SlotsMismatch);
+    }
+    if (slot > ancestor) {
+      hi--;
+      continue;
+    }
+    if (rootToCheck !== null) rootToCheck = null;
+    else {
+      li++;
+      hi--;
+    }
+  }
+  if (li !== lockouts.length) throw voteError(VoteError.SlotsMismatch);
+  if (slotHashes[hi]![1] !== p.hash) throw voteError(VoteError.SlotHashMismatch);
+  p.lockouts = lockouts.filter((_, i) => !filtered.has(i));
+}
+
+/** process_new_vote_state: replaces the tower with the proposal, crediting the slots it newly roots. */
+export function processNewTower(s: VoteState, p: ProposedTower, epoch: number, currentSlot: number): void {
+  const next: LandedVote[] = p.lockouts.map((l) => ({ latency: 0, slot: l.slot, confirmationCount: l.confirmationCount }));
+  if (next.length > MAX_LOCKOUT_HISTORY) throw voteError(VoteError.TooManyVotes);
+  if (s.rootSlot !== null && (p.root === null || p.root < s.rootSlot)) throw voteError(VoteError.RootRollBack);
+  let previous: LandedVote | null = null;
+  for (const v of next) {
+    if (v.confirmationCount === 0) throw voteError(VoteError.ZeroConfirmations);
+    if (v.confirmationCount > MAX_LOCKOUT_HISTORY) throw voteError(VoteError.ConfirmationTooLarge);
+    if (p.root !== null && v.slot <= p.root && p.root !== 0) throw voteError(VoteError.SlotSmallerThanRoot);
+    if (previous) {
+      if (previous.slot >= v.slot) throw voteError(VoteError.SlotsNotOrdered);
+      if (previous.confirmationCount <= v.confirmationCount) throw voteError(VoteError.ConfirmationsNotOrdered);
+      if (v.slot > lastLockedOutSlot(previous)) throw voteError(VoteError.NewVoteStateLockoutMismatch);
+    }
+    previous = v;
+  }
+  let ci = 0;
+  let ni = 0;
+  let earned = 0;
+  if (p.root !== null) {
+    for (const current of s.votes) {
+      if (current.slot > p.root) break;
+      earned += creditsForLatency(current.latency);
+      ci++;
+    }
+  }
+  while (ci < s.votes.length && ni < next.length) {
+    const current = s.votes[ci]!;
+    const proposed = next[ni]!;
+    if (current.slot < proposed.slot) {
+      if (lastLockedOutSlot(current) >= proposed.slot) throw voteError(VoteError.LockoutConflict);
+      ci++;
+    } else if (current.slot === proposed.slot) {
+      if (proposed.confirmationCount < current.confirmationCount) throw voteError(VoteError.ConfirmationRollBack);
+      proposed.latency = current.latency;
+      ci++;
+      ni++;
+    } else {
+      ni++;
+    }
+  }
+  for (const v of next) if (v.latency === 0) v.latency = Math.min(255, Math.max(0, currentSlot - v.slot));
+  if (s.rootSlot !== p.root) incrementCredits(s, epoch, earned);
+  if (p.timestamp !== null) processTimestamp(s, next[next.length - 1]!.slot, p.timestamp);
+  s.rootSlot = p.root;
+  s.votes = next;
 }
