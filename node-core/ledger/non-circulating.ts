@@ -14,9 +14,21 @@ interface BankView {
   entries(): Iterable<[Address, Account]>;
   get(address: Address): Account | null;
   readonly sysvars: { clock: Clock };
+  /** Set once the bank is sealed: its accounts no longer change, so its set is computed once. */
+  readonly blockhash?: string | null;
 }
 
+const sealedSets = new WeakMap<BankView, Address[]>();
+
 export function nonCirculatingAccounts(bank: BankView, genesis: GenesisConfig): Address[] {
+  const cached = sealedSets.get(bank);
+  if (cached) return cached;
+  const set = computeNonCirculating(bank, genesis);
+  if (bank.blockhash) sealedSets.set(bank, set);
+  return set;
+}
+
+function computeNonCirculating(bank: BankView, genesis: GenesisConfig): Address[] {
   const set = new Set<Address>([genesis.stakeAccount]);
   const bootstrap = bank.get(genesis.stakeAccount);
   const bootstrapState = bootstrap ? tryDecodeStakeState(bootstrap.data) : null;
