@@ -32,7 +32,9 @@ async function fillWizard(p: Page, direction: 'to-evm' | 'to-native', sourceInde
 describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () => {
   before(async () => {
     // A deep root, so an EVM block is seen before it is final (32 slots of 100 ms).
-    [node, browser] = await Promise.all([startExplorerNode(['--root-depth', '32']), launchBrowser()]);
+    // One after the other, so that a node that fails to start leaves a browser `after` can close.
+    browser = await launchBrowser();
+    node = await startExplorerNode(['--root-depth', '32']);
     page = await newPage(browser);
     dev = (await rpc(node.rpcUrl, 'isthmus_getDevAccounts')).result;
   });

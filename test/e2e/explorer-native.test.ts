@@ -35,7 +35,9 @@ async function search(p: Page, text: string, suggestion?: string): Promise<void>
 
 describe('explorer: native pages, status bar, dev accounts, search', { timeout: 120_000 }, () => {
   before(async () => {
-    [node, browser] = await Promise.all([startExplorerNode(), launchBrowser()]);
+    // One after the other, so that a node that fails to start leaves a browser `after` can close.
+    browser = await launchBrowser();
+    node = await startExplorerNode();
     page = await newPage(browser);
     dev = (await rpc(node.rpcUrl, 'isthmus_getDevAccounts')).result;
   });

@@ -26,8 +26,18 @@ export interface ExplorerNode {
 }
 
 export async function startExplorerNode(extra: string[] = [], opts: { ledger?: string; ports?: number[] } = {}): Promise<ExplorerNode> {
+  // Free ports may be taken by another test between the check and the node's listen: then try others.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startExplorerNodeOn(extra, opts, opts.ports ?? (await freePorts(3)));
+    } catch (e) {
+      if (opts.ports || attempt >= 3 || !/already in use/.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+async function startExplorerNodeOn(extra: string[], opts: { ledger?: string }, [rpcPort, pubsubPort, evmPort]: number[]): Promise<ExplorerNode> {
   const ledger = opts.ledger ?? fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-e2e-'));
-  const [rpcPort, pubsubPort, evmPort] = opts.ports ?? (await freePorts(3));
   const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), '--slot-ms', '100', '--root-depth', '4', ...extra];
   const proc = runIsthmus(args);
   const m = await proc.waitForOutput(/Explorer:\s+(\S+)/, 30_000);
