@@ -203,7 +203,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   overwriteAccountsAtStart(entries: ReadonlyArray<{ address: Address; account: Account }>): void {
     for (const { address, account } of entries) {
-      this.totalSupply += account.lamports - (this.working.get(address)?.lamports ?? 0);
+      const delta = account.lamports - (this.working.get(address)?.lamports ?? 0);
+      this.totalSupply += delta;
+      // The accounts read the same at every commitment, so the sealed banks' supply follows too.
+      for (const bank of this.banks.values()) bank.capitalization += delta;
       if (account.lamports === 0) this.accounts.delete(address);
       else this.accounts.set(address, account);
       this.working.set(address, account);
