@@ -7,8 +7,9 @@
  *   npm run bench:lookup-tables [-- --count N --concurrency C]
  */
 import { parseArgs } from 'node:util';
-import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { rpcCall } from './lib/http-load.ts';
 import { startNodeProcess, type NodeProcess } from './lib/node-process.ts';
+import { measureSends, runSetup } from './lib/send-load.ts';
 import { lookupTableSetup, presignLookupTransfers } from './lib/lookup-tables.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
 
@@ -17,40 +18,10 @@ const COUNT = Number(values.count);
 const CONCURRENCY = Number(values.concurrency);
 const RECIPIENTS = 64;
 
+
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const body = (wire: Uint8Array, id: number) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'sendTransaction', params: [Buffer.from(wire).toString('base64'), { encoding: 'base64' }] });
-
-const processedCount = (node: NodeProcess): Promise<number> => rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
-
-/** Sends the wires at CONCURRENCY in flight; returns transactions per second until all are processed. */
-async function measure(node: NodeProcess, label: string, wires: Uint8Array[]): Promise<number> {
-  const bodies = wires.map(body);
-  const base = await processedCount(node);
-  const start = performance.now();
-  const load = await postConcurrently(node.rpcUrl, bodies, CONCURRENCY);
-  if (load.errors) console.log(`  ${label}: ${load.errors} sends failed, first: ${load.firstError}`);
-  while ((await processedCount(node)) - base < load.ok) await sleep(5);
-  const seconds = (performance.now() - start) / 1000;
-  const rate = load.ok / seconds;
-  console.log(`  ${label}: ${load.ok} in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${rate.toFixed(0)}/s`);
-  return rate;
-}
-
-/** Each setup transaction processed before the next; then the last finalized, since the measured preflight reads the finalized bank. */
-async function runSetup(node: NodeProcess, wires: Uint8Array[]): Promise<void> {
-  const status = async (signature: string) => {
-    const { value } = await rpcCall(node.rpcUrl, 'getSignatureStatuses', [[signature]]);
-    if (value[0]?.err) throw new Error(`setup transaction failed: ${JSON.stringify(value[0].err)}`);
-    return value[0] as { confirmationStatus: string } | null;
-  };
-  let last = '';
-  for (const wire of wires) {
-    last = await rpcCall(node.rpcUrl, 'sendTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64', preflightCommitment: 'processed' }]);
-    while (!(await status(last))) await sleep(5);
-  }
-  while ((await status(last))?.confirmationStatus !== 'finalized') await sleep(50);
-}
+const measure = (node: NodeProcess, label: string, wires: Uint8Array[]) => measureSends(node, label, wires, CONCURRENCY);
 
 console.log(`lookup-tables: ${COUNT} pre-signed v0 transfers through a lookup table and ${COUNT} plain legacy transfers, ${CONCURRENCY} requests in flight`);
 const node = await startNodeProcess();
