@@ -16,14 +16,14 @@ import { findProgramAddress } from '../../node-core/common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { generateKeypair, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
-import { cloneAccount, newAccount, type Account } from '../../node-core/runtime/account.ts';
+import { newAccount, type Account } from '../../node-core/runtime/account.ts';
 import { TransactionError } from '../../node-core/runtime/errors.ts';
-import { builtinProgramAccount, executeTransaction, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
+import { builtinProgramAccount, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
 import { encodeLookupTableInstruction, type LookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID as ALT } from '../../node-core/runtime/programs/address-lookup-table/state.ts';
-import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
-import { renderSysvar, SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
+import { type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import type { Transaction } from '../../node-core/runtime/wire.ts';
+import { executeOnMap } from '../helpers/map-executor.ts';
 import { buildTransaction, signMessage, type InstructionSpec, type UnsignedMessage } from '../helpers/tx-builder.ts';
 
 const FUNDS = 10_000_000_000;
@@ -84,8 +84,7 @@ class Twin {
     let ours: ExecutedTransaction | null = null;
     let ourErr: unknown = null;
     try {
-      ours = executeTransaction(tx, { readAccount: (a) => this.accounts.get(a) ?? (SYSVAR_IDS.has(a) ? renderSysvar(a, this.sysvars) : null), sysvars: this.sysvars, programs: builtinPrograms, simulation: false, durableNonce: false });
-      for (const [k, a] of ours.writes) (a.lamports === 0 ? this.accounts.delete(k) : this.accounts.set(k, cloneAccount(a)));
+      ours = executeOnMap(tx, this.accounts, this.sysvars);
       ourErr = ours.err;
     } catch (e) {
       if (!(e instanceof TransactionError)) throw e;

@@ -25,11 +25,11 @@ import { Authorized, Keypair, LAMPORTS_PER_SOL, StakeAuthorizationLayout, StakeP
 import { STAKE_PROGRAM_ID, SYSTEM_PROGRAM_ID, VOTE_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
 import type { Account } from '../../node-core/runtime/account.ts';
-import { builtinProgramAccount, executeTransaction } from '../../node-core/runtime/executor.ts';
-import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
+import { builtinProgramAccount } from '../../node-core/runtime/executor.ts';
 import { encodeVoteState, incrementCredits, newVoteState, processNextVoteSlot } from '../../node-core/runtime/programs/vote/state.ts';
-import { renderSysvar, SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
+import { SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { parseTransaction } from '../../node-core/runtime/wire.ts';
+import { executeOnMap } from '../helpers/map-executor.ts';
 
 const NAMES = ['GenericError', 'InvalidArgument', 'InvalidInstructionData', 'InvalidAccountData', 'AccountDataTooSmall', 'InsufficientFunds', 'IncorrectProgramId', 'MissingRequiredSignature'];
 
@@ -79,14 +79,7 @@ class Twin {
     const raw = this.svm.sendTransaction(signed);
     this.svm.expireBlockhash();
     const tx = parseTransaction(new Uint8Array(Buffer.from(getBase64EncodedWireTransaction(signed), 'base64')));
-    const ours = executeTransaction(tx, {
-      readAccount: (a) => this.accounts.get(a) ?? (SYSVAR_IDS.has(a) ? renderSysvar(a, this.sysvars) : null),
-      sysvars: this.sysvars,
-      programs: builtinPrograms,
-      simulation: false,
-      durableNonce: false,
-    });
-    for (const [k, a] of ours.writes) (a.lamports === 0 ? this.accounts.delete(k) : this.accounts.set(k, a));
+    const ours = executeOnMap(tx, this.accounts, this.sysvars);
     const failed = 'err' in raw && typeof (raw as FailedTransactionMetadata).err === 'function';
     let theirs: unknown = null;
     if (failed) {

@@ -30,11 +30,11 @@ import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-
 import { BPF_LOADER_2_ID, SYSTEM_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
 import { minimumBalanceForRentExemption, type Account } from '../../node-core/runtime/account.ts';
-import { builtinProgramAccount, executeTransaction, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
-import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
+import { builtinProgramAccount, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../../node-core/runtime/programs/token/state.ts';
-import { renderSysvar, SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
+import { SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { parseTransaction } from '../../node-core/runtime/wire.ts';
+import { executeOnMap } from '../helpers/map-executor.ts';
 
 const FIELDLESS = (
   'GenericError InvalidArgument InvalidInstructionData InvalidAccountData AccountDataTooSmall InsufficientFunds IncorrectProgramId ' +
@@ -86,14 +86,7 @@ class Twin {
     const raw = this.svm.sendTransaction(signed);
     this.svm.expireBlockhash();
     const tx = parseTransaction(new Uint8Array(Buffer.from(getBase64EncodedWireTransaction(signed), 'base64')));
-    const ours = executeTransaction(tx, {
-      readAccount: (a) => this.accounts.get(a) ?? (SYSVAR_IDS.has(a) ? renderSysvar(a, this.sysvars) : null),
-      sysvars: this.sysvars,
-      programs: builtinPrograms,
-      simulation: false,
-      durableNonce: false,
-    });
-    for (const [k, a] of ours.writes) (a.lamports === 0 ? this.accounts.delete(k) : this.accounts.set(k, a));
+    const ours = executeOnMap(tx, this.accounts, this.sysvars);
 
     const failed = 'err' in raw && typeof (raw as FailedTransactionMetadata).err === 'function';
     const theirErr = failed ? normalizeErr((raw as FailedTransactionMetadata).err()) : null;
