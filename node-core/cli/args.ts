@@ -56,7 +56,7 @@ const FLAGS = {
   quiet: { type: 'boolean', help: 'Print nothing but errors' },
   'root-depth': {
     type: 'string', arg: 'N', int: [1, 32], defaultText: String(DEFAULT_OPTIONS.rootDepth),
-    help: 'Slots above a confirmed slot before it is rooted (1 to 32)',
+    help: 'Blocks above a confirmed block before it is rooted (1 to 32)',
   },
   'limit-ledger-size': {
     type: 'string', arg: 'SLOTS', int: [1000, Number.MAX_SAFE_INTEGER], defaultText: 'keep all',

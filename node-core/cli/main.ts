@@ -22,7 +22,7 @@ function banner(node: RunningNode, options: NodeOptions): string {
     `  Genesis hash:      ${node.genesisHash}`,
     `  Identity:          ${node.keys.identity.address}`,
     `  Faucet keypair:    ${node.faucetKeypairPath}`,
-    `  Slot:              ${node.chain.processedSlot} (every ${options.slotMs} ms, rooted ${options.rootDepth} slots behind)`,
+    `  Slot:              ${node.chain.processedSlot} (every ${options.slotMs} ms, rooted ${options.rootDepth} blocks behind)`,
     '',
     `Dev accounts (mnemonic: "${node.keys.mnemonic}", path m/44'/501'/i'/0'):`,
     ...node.keys.devAccounts.map((k, i) => `  (${i}) ${k.address}  ${sol(node.chain.getAccount(k.address, 'processed')?.lamports ?? 0)} SOL`),

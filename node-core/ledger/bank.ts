@@ -29,6 +29,8 @@ export class Bank {
   mintedTotal = 0;
   /** The validator's own vote transactions among `transactions`. */
   voteTransactions = 0;
+  /** Blocks below this one (slots led by other validators have none, so it can trail the slot). */
+  blockHeight = 0;
 
   constructor(
     readonly slot: number,

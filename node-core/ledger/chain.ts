@@ -1,14 +1,15 @@
 /**
  * The chain: the working bank that takes transactions, the slot clock that seals it into a block,
- * the commitment levels (processed → confirmed → rooted), and the one store commit per slot.
- * A single validator votes on every slot it seals, so the newest sealed slot is confirmed and a slot
- * is rooted once `rootDepth` confirmed slots stand above it.
+ * the commitment levels (processed → confirmed → rooted), and the one store commit per block.
+ * The working bank is always for the next slot this validator leads (ledger/leader-schedule.ts):
+ * slots led by other identities pass without a block. It votes on every block it seals, so the
+ * newest sealed block is confirmed and a block is rooted once `rootDepth` blocks stand above it.
  */
 import { EventEmitter } from 'node:events';
 import { decodeBase58, encodeBase58 } from '../common/base58.ts';
 import { ByteWriter } from '../common/bytes.ts';
 import { sha256 } from '../common/hash.ts';
-import type { Address } from '../common/pubkey.ts';
+import { VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
@@ -27,6 +28,8 @@ import { extractMemos } from '../runtime/programs/memo.ts';
 import { decodeStakeHistory, type StakeHistory } from '../runtime/programs/stake/state.ts';
 import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import { processEpochBoundary } from './epoch-rewards.ts';
+import { LeaderSchedules, stakedNodes } from './leader-schedule.ts';
+import { stakeAccounts, tryDecodeVoteState } from './stakes.ts';
 import { voteTimestamp, voteTransaction, type Voter } from './vote-loop.ts';
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
@@ -133,6 +136,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   /** Lamports created by inflation rewards since genesis. */
   private minted: number;
   private stakeHistory: StakeHistory;
+  /** Who leads each slot; the working bank is always at a slot this node leads. */
+  readonly leaders: LeaderSchedules;
   private readonly voter?: Voter;
   private voteFailureLogged = false;
   private voteTransactions = 0;
@@ -182,6 +187,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     for (const [sig, status] of p.recentStatuses) this.rememberStatus(sig, status);
     // After a (re)start everything stored is final: there are no forks to roll it back.
     const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, p.meta.blockTime));
+    last.blockHeight = p.meta.blockHeight ?? p.recentHeaders.find((h) => h.slot === p.meta.slot)?.blockHeight ?? p.meta.slot;
+    this.leaders = new LeaderSchedules(this.genesis.epochSchedule, this.genesis.identity, p.meta.epochStakes ?? []);
+    if (!p.meta.epochStakes) this.snapshotStakesAtStart(last);
     last.blockhash = p.meta.blockhash;
     last.blockTime = p.meta.blockTime;
     last.capitalization = p.meta.totalSupply;
@@ -214,6 +222,21 @@ export class Chain extends EventEmitter<ChainEventMap> {
     }
   }
 
+  /**
+   * A ledger without epoch stakes (a new genesis, or one made before the schedule came from stake):
+   * the current epoch and the next are scheduled by the stake effective now, as a genesis bank does.
+   */
+  private snapshotStakesAtStart(bank: Bank): void {
+    const { epoch } = epochOf(this.genesis.epochSchedule, bank.slot);
+    const nodeOf = (vote: Address) => {
+      const account = bank.get(vote);
+      return account && account.owner === VOTE_PROGRAM_ID ? (tryDecodeVoteState(account.data)?.nodePubkey ?? null) : null;
+    };
+    const nodes = stakedNodes(stakeAccounts(bank), nodeOf, epoch, this.stakeHistory);
+    this.leaders.record(epoch, nodes);
+    this.leaders.record(epoch + 1, nodes);
+  }
+
   // ---- clock ----
 
   start(): void {
@@ -229,7 +252,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
       this.nextSlotAt += this.slotMs;
       // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
       if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
-      void this.sealWhenIdle().then(() => {
+      void this.sealWhenIdle().then((sealed) => {
+        // Slots led by others pass on the clock without a block: the new working bank ends later.
+        this.nextSlotAt += (this.working.slot - sealed.slot - 1) * this.slotMs;
         if (!this.stopped) this.scheduleSlot();
       });
     }, delay);
@@ -269,7 +294,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
     bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
     bank.blockTime = Math.floor(Date.now() / 1000);
-    this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.slot, lamportsPerSignature: this.lamportsPerSignature });
+    this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
     // As Agave's register_recent_blockhash: a frozen bank runs (simulations) with its own blockhash as
     // the newest, so a nonce set in it can advance when simulated at its commitment.
     bank.sysvars.recentBlockhashes = [{ blockhash: bank.blockhash, lamportsPerSignature: this.lamportsPerSignature }, ...bank.sysvars.recentBlockhashes].slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES);
@@ -335,7 +360,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
         blockhash: bank.blockhash!,
         previousBlockhash: parentHash,
         blockTime: bank.blockTime,
-        blockHeight: bank.slot,
+        blockHeight: bank.blockHeight,
         transactionCount: bank.transactions.length,
         rewards: bank.rewards,
         transactions: bank.transactions,
@@ -350,6 +375,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
         totalSupply: this.totalSupply,
         burned: this.burned,
         minted: this.minted,
+        blockHeight: bank.blockHeight,
+        epochStakes: this.leaders.toJSON(),
         extensions: this.extensionsMeta,
       },
       extras,
@@ -360,11 +387,12 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.confirmedBank = bank;
     for (const ext of this.extensions) ext.committed?.(bank);
     this.emit('confirmed', bank);
-    const newRoot = bank.slot - this.rootDepth;
+    const rootHeight = bank.blockHeight - this.rootDepth;
     const rooted: Bank[] = [];
-    for (let s = this.rootBank.slot + 1; s <= newRoot; s++) {
+    for (let s = this.rootBank.slot + 1; s < bank.slot; s++) {
       const b = this.banks.get(s);
       if (!b) continue;
+      if (b.blockHeight > rootHeight) break;
       for (const [k, a] of b.changes) (a ? this.accounts.set(k, a) : this.accounts.delete(k));
       // Its changes stay readable (they now equal the folded state); cutting the parent link keeps
       // older, superseded roots out of every read path.
@@ -388,8 +416,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
   }
 
   private openWorkingBank(parent: Bank): void {
-    const slot = parent.slot + 1;
+    const slot = this.leaders.nextOwnSlot(parent.slot);
     this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
+    this.working.blockHeight = parent.blockHeight + 1;
     for (const ext of this.extensions) ext.openBank(this.working, parent);
     this.asyncBlockFull = false;
     this.keepWorking = false;
@@ -397,14 +426,16 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.forgetOldStatuses(slot);
     const schedule = this.genesis.epochSchedule;
     const parentEpoch = epochOf(schedule, parent.slot).epoch;
-    if (epochOf(schedule, slot).epoch > parentEpoch) this.beginEpoch(this.working, parentEpoch);
+    const epoch = epochOf(schedule, slot).epoch;
+    if (epoch > parentEpoch) this.beginEpoch(this.working, parentEpoch, epoch);
     this.emit('slot', { slot, parent: parent.slot, root: this.rootBank.slot });
     this.vote(parent);
   }
 
-  /** The first bank of an epoch: the ended epoch's stake history entry and inflation rewards. */
-  private beginEpoch(bank: Bank, endedEpoch: number): void {
-    const result = processEpochBoundary({ bank, genesis: this.genesis, endedEpoch, history: this.stakeHistory, capitalization: this.totalSupply });
+  /** The first bank of an epoch: the ended epoch's stake history entry and inflation rewards, the next epoch's stakes. */
+  private beginEpoch(bank: Bank, endedEpoch: number, epoch: number): void {
+    const result = processEpochBoundary({ bank, genesis: this.genesis, endedEpoch, epoch, history: this.stakeHistory, capitalization: this.totalSupply });
+    this.leaders.record(epoch + 1, result.stakedNodes);
     this.stakeHistory = result.stakeHistory;
     bank.sysvars.stakeHistory = result.stakeHistory;
     this.totalSupply += result.minted;
@@ -583,7 +614,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private executionEnv(bank: Bank, tx: Transaction, simulation: boolean): ExecutionEnv {
     const blockhash = tx.message.recentBlockhash;
     let durableNonce = false;
-    if (!this.blockhashes.isValid(blockhash, bank.slot, bank.slot)) {
+    if (!this.blockhashes.isValid(blockhash, bank.slot, bank.blockHeight)) {
       const bankBlockhash = bank.sysvars.recentBlockhashes[0]?.blockhash;
       if (!durableNonceOf(tx, (a) => bank.get(a), bankBlockhash)) throw new TransactionError('BlockhashNotFound');
       durableNonce = true;
@@ -637,9 +668,19 @@ export class Chain extends EventEmitter<ChainEventMap> {
     return bank.get(address) ?? (SYSVAR_IDS.has(address) ? renderSysvar(address, bank.sysvars) : null);
   }
 
-  /** Block height of a bank: every slot has a block here, so it equals the slot. */
+  /** Block height of the bank at the commitment (blocks below it; skipped slots have none). */
   blockHeightAt(commitment: Commitment): number {
-    return this.slotAt(commitment);
+    return this.bankAt(commitment).blockHeight;
+  }
+
+  /**
+   * Confirmed blocks at or above `slot` (0 when it is only processed), for a slot still in memory;
+   * undefined once it is rooted and forgotten.
+   */
+  confirmationsOf(slot: number): number | undefined {
+    const bank = this.banks.get(slot);
+    if (!bank) return undefined;
+    return slot <= this.confirmedBank.slot ? this.confirmedBank.blockHeight - bank.blockHeight + 1 : 0;
   }
 
   /** The newest blockhash a bank at the commitment knows, with the last block height it stays valid at. */
@@ -652,7 +693,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   /** Whether a blockhash can still be used at the commitment's bank. */
   isBlockhashValid(blockhash: string, commitment: Commitment): boolean {
     const bank = this.bankAt(commitment);
-    return this.blockhashes.isValid(blockhash, bank.slot, bank.slot);
+    return this.blockhashes.isValid(blockhash, bank.slot, bank.blockHeight);
   }
 
   blockhashInfo(blockhash: string): { slot: number; blockHeight: number; lamportsPerSignature: number } | undefined {
@@ -678,8 +719,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** The signature of the validator's vote on `slot` (the first transaction of the next bank), if it landed. */
   voteSignature(slot: number): string | undefined {
-    const next = this.banks.get(slot + 1);
-    return next && next.voteTransactions > 0 ? next.transactions[0]?.signature : undefined;
+    for (const next of this.banks.values()) {
+      if (next.parentSlot === slot && next.slot !== slot) return next.voteTransactions > 0 ? next.transactions[0]?.signature : undefined;
+    }
+    return undefined;
   }
 
   /** The supply as the bank at `commitment` sees it (Bank::capitalization). */

@@ -4,6 +4,7 @@
  * accounts by points: each delegation earns stake × vote credits earned, the validator rewards are
  * split over all points, and each stake's share is split with its vote account by commission. Stake
  * rewards compound into the delegation. Rewards show in the bank's block as `Staking` and `Voting`.
+ * Between the two it keeps the stakes the next epoch's leader schedule is drawn from (update_epoch_stakes).
  */
 import { VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
@@ -23,11 +24,14 @@ import type { Bank } from './bank.ts';
 import type { GenesisConfig } from './genesis-config.ts';
 import { epochValidatorRewards } from './inflation.ts';
 import { stakeAccounts, stakeHistoryEntryFor, tryDecodeVoteState } from './stakes.ts';
+import { stakedNodes, type StakedNodes } from './leader-schedule.ts';
 
 export interface EpochBoundaryResult {
   stakeHistory: Array<[number, { effective: number; activating: number; deactivating: number }]>;
   /** Lamports created as rewards (the supply grows by this much). */
   minted: number;
+  /** The stake behind each validator at the new epoch, before its rewards: the next epoch's leader schedule stakes. */
+  stakedNodes: StakedNodes;
 }
 
 /** calculate_stake_points_and_credits */
@@ -60,6 +64,8 @@ export function processEpochBoundary(p: {
   bank: Bank;
   genesis: GenesisConfig;
   endedEpoch: number;
+  /** The bank's epoch (past endedEpoch + 1 when whole epochs had no block). */
+  epoch: number;
   history: StakeHistory;
   capitalization: number;
 }): EpochBoundaryResult {
@@ -82,6 +88,8 @@ export function processEpochBoundary(p: {
     }
     return voteCache.get(address)!;
   };
+  // Agave snapshots the epoch stakes after activate_epoch and before paying rewards.
+  const nextStakes = stakedNodes(stakes, (vote) => voteOf(vote)?.state.nodePubkey ?? null, p.epoch, history);
   const eligible = stakes.filter((s) => s.state.stake.delegation.stake >= MINIMUM_DELEGATION && voteOf(s.state.stake.delegation.voter));
   const calculated = eligible.map((s) => ({ s, ...stakePoints(s.state.stake, voteOf(s.state.stake.delegation.voter)!.state, history) }));
   const totalPoints = calculated.reduce((n, c) => n + c.points, 0n);
@@ -121,7 +129,7 @@ export function processEpochBoundary(p: {
     bank.rewards.push({ pubkey: address, lamports, postBalance: account.lamports, rewardType: 'Voting', commission: vote.state.commission });
   }
   bank.rewards.push(...stakeRewards);
-  return { stakeHistory: history, minted };
+  return { stakeHistory: history, minted, stakedNodes: nextStakes };
 }
 
 /**

@@ -23,7 +23,7 @@ export class BlockNotifier {
       blockhash: bank.blockhash!,
       previousBlockhash: this.memo.previousBlockhash(bank),
       blockTime: bank.blockTime,
-      blockHeight: bank.slot,
+      blockHeight: bank.blockHeight,
       transactionCount: bank.transactions.length,
       rewards: bank.rewards,
       transactions: bank.transactions,

@@ -36,6 +36,7 @@ export const methodNotFound = () => new RpcError(METHOD_NOT_FOUND, 'Method not f
 export const blockNotAvailable = (slot: number) => new RpcError(BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
 export const blockCleanedUp = (slot: number, first: number) =>
   new RpcError(BLOCK_CLEANED_UP, `Block ${slot} cleaned up, does not exist on node. First available block: ${first}`);
+export const slotSkipped = (slot: number) => new RpcError(SLOT_SKIPPED, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
 export const noSnapshot = () => new RpcError(NO_SNAPSHOT, 'No snapshot');
 export const minContextSlotNotReached = (contextSlot: number) =>
   new RpcError(MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot });

@@ -70,6 +70,10 @@ export interface ChainMeta {
   burned: number;
   /** Lamports created by inflation rewards (absent in ledgers made before them: 0). */
   minted?: number;
+  /** The newest block's height (absent in ledgers made before slots could be skipped: the slot). */
+  blockHeight?: number;
+  /** The stakes each kept epoch's leader schedule is drawn from (absent in older ledgers). */
+  epochStakes?: Array<[number, Array<[string, number]>]>;
   /** Opaque state of extensions (e.g. the EVM's latest block), keyed by extension name. */
   extensions: Record<string, unknown>;
 }

@@ -305,7 +305,7 @@ describe('the epoch boundary', () => {
     const schedule = { slotsPerEpoch: 32, leaderScheduleSlotOffset: 32, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 };
     const genesis = { inflation: DEFAULT_INFLATION, epochSchedule: schedule, slotMs: 400 } as unknown as GenesisConfig;
     const capitalization = 1e16;
-    const result = processEpochBoundary({ bank, genesis, endedEpoch: 4, history: [], capitalization });
+    const result = processEpochBoundary({ bank, genesis, endedEpoch: 4, epoch: 5, history: [], capitalization });
     assert.deepEqual(result.stakeHistory, [[4, { effective: 1000 * SOL, activating: 10 * SOL, deactivating: 0 }]]);
     assert.deepEqual(decodeStakeHistory(bank.get(SYSVAR_STAKE_HISTORY_ID)!.data), result.stakeHistory);
     const total = epochValidatorRewards(DEFAULT_INFLATION, schedule, 400, 4, capitalization);

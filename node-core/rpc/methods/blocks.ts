@@ -3,7 +3,7 @@ import { totalEpochStake } from './staking.ts';
 import type { Commitment } from '../../ledger/chain.ts';
 import { encodeBlock, encodeConfirmedTransaction, type TransactionDetails, type TransactionEncoding } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
-import { blockCleanedUp, blockNotAvailable, invalidParams, RpcError, INVALID_PARAMS } from '../errors.ts';
+import { blockCleanedUp, blockNotAvailable, invalidParams, slotSkipped, RpcError, INVALID_PARAMS } from '../errors.ts';
 import {
   TRANSACTION_ENCODINGS,
   address,
@@ -43,11 +43,16 @@ const blockConfig = encodingOrConfig({
   rewards: bool,
 });
 
+/** A slot with no block: skipped once rooted (check_blockstore_root), else not available yet. */
+const noBlock = (ctx: RpcContext, slot: number) => (slot <= ctx.chain.rootSlot ? slotSkipped(slot) : blockNotAvailable(slot));
+
 async function readBlock(ctx: RpcContext, slot: number, c: Commitment) {
   if (slot > ctx.chain.slotAt(c)) throw blockNotAvailable(slot);
   const first = await ctx.chain.store.firstAvailableSlot();
   if (first !== null && slot < first) throw blockCleanedUp(slot, first);
-  return ctx.chain.store.getBlock(slot);
+  const block = await ctx.chain.store.getBlock(slot);
+  if (!block) throw noBlock(ctx, slot);
+  return block;
 }
 
 function blockMethod(legacy: boolean) {
@@ -55,7 +60,6 @@ function blockMethod(legacy: boolean) {
     const [slot, cfg = {}] = parseParams(params, [required('slot', u64), optional('config', blockConfig)]);
     const c = historyCommitment((cfg as { commitment?: Commitment }).commitment);
     const block = await readBlock(ctx, slot, c);
-    if (!block) return null;
     const k = cfg as { encoding?: TransactionEncoding; transactionDetails?: TransactionDetails; rewards?: boolean; maxSupportedTransactionVersion?: number };
     return encodeBlock(block, {
       encoding: k.encoding ?? 'json',
@@ -78,7 +82,7 @@ export async function getBlockTime(params: unknown, ctx: RpcContext) {
   // A purged slot is reported as cleaned up, as Agave's check_slot_cleaned_up does.
   const first = await ctx.chain.store.firstAvailableSlot();
   if (first !== null && slot < first) throw blockCleanedUp(slot, first);
-  return null;
+  throw noBlock(ctx, slot);
 }
 
 const rangeCommitment = config({ commitment, minContextSlot: u64 });
@@ -122,9 +126,10 @@ export function getBlockCommitment(params: unknown, ctx: RpcContext) {
   const [slot] = parseParams(params, [required('slot', u64)]);
   const totalStake = totalEpochStake(ctx);
   const chain = ctx.chain;
-  if (slot <= chain.rootSlot || slot > chain.confirmedSlot) return { commitment: null, totalStake };
+  const confirmations = chain.confirmationsOf(slot);
+  if (slot <= chain.rootSlot || slot > chain.confirmedSlot || !confirmations) return { commitment: null, totalStake };
   const commitment = new Array<number>(32).fill(0);
-  commitment[Math.min(chain.confirmedSlot - slot, 31)] = totalStake;
+  commitment[Math.min(confirmations - 1, 31)] = totalStake;
   return { commitment, totalStake };
 }
 
@@ -150,7 +155,7 @@ export async function getSignatureStatuses(params: unknown, ctx: RpcContext) {
       const rooted = status.slot <= chain.rootSlot;
       return {
         slot: status.slot,
-        confirmations: rooted ? null : Math.max(0, chain.confirmedSlot - status.slot + (status.slot <= chain.confirmedSlot ? 1 : 0)),
+        confirmations: rooted ? null : (chain.confirmationsOf(status.slot) ?? 0),
         status: status.err === null ? { Ok: null } : { Err: status.err },
         err: status.err,
         confirmationStatus: confirmationStatus(ctx, status.slot),

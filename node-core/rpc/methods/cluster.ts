@@ -1,6 +1,7 @@
 /** Cluster, epoch, leader, identity and inflation methods. */
 import { epochOf } from '../../ledger/epoch.ts';
 import { foundationRate, totalRate, yearOfEpoch } from '../../ledger/inflation.ts';
+import type { Commitment } from '../../ledger/chain.ts';
 import { SOLANA_RPC_COMPATIBILITY, contextSlot, withContext, type RpcContext } from '../context.ts';
 import { invalidParams, noSnapshot } from '../errors.ts';
 import { healthError } from '../health.ts';
@@ -94,42 +95,75 @@ export function getEpochInfo(params: unknown, ctx: RpcContext) {
 
 export function getSlotLeader(params: unknown, ctx: RpcContext) {
   const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
-  contextSlot(ctx, cfg.commitment ?? 'finalized', cfg.minContextSlot);
-  return ctx.identity;
+  const slot = contextSlot(ctx, cfg.commitment ?? 'finalized', cfg.minContextSlot);
+  return ctx.chain.leaders.leaderAt(slot);
+}
+
+/** The schedule of an epoch the node knows: kept stakes, and no later than the bank's leader-schedule epoch. */
+function knownSchedule(ctx: RpcContext, epoch: number, commitment: Commitment) {
+  const bankEpoch = epochOf(ctx.chain.genesis.epochSchedule, ctx.chain.slotAt(commitment)).epoch;
+  return epoch > bankEpoch + 1 ? null : ctx.chain.leaders.forEpoch(epoch);
+}
+
+/** Leaders of `count` slots from `start` (Agave's get_slot_leaders), or an error naming an epoch without a schedule. */
+function slotLeaders(ctx: RpcContext, start: number, count: number, commitment: Commitment): string[] {
+  const schedule = ctx.chain.genesis.epochSchedule;
+  const out: string[] = [];
+  let { epoch, slotIndex } = epochOf(schedule, start);
+  while (out.length < count) {
+    const leaders = knownSchedule(ctx, epoch, commitment);
+    if (!leaders) throw invalidParams(`Invalid slot range: leader schedule for epoch ${epoch} is unavailable`);
+    for (let i = slotIndex; i < leaders.slotsInEpoch && out.length < count; i++) out.push(leaders.leaderAt(i));
+    epoch++;
+    slotIndex = 0;
+  }
+  return out;
 }
 
 export function getSlotLeaders(params: unknown, ctx: RpcContext) {
-  const [, limit] = parseParams(params, [required('startSlot', u64), required('limit', u64)]);
+  const [start, limit] = parseParams(params, [required('startSlot', u64), required('limit', u64)]);
   if (limit > MAX_SLOT_LEADERS_LIMIT) throw invalidParams(`Invalid limit; max ${MAX_SLOT_LEADERS_LIMIT}`);
-  return new Array<string>(limit).fill(ctx.identity);
+  return slotLeaders(ctx, start, limit, 'finalized');
 }
 
-/** The one validator leads every slot of the epoch. */
+/** The epoch's leaders by identity (slot indexes in the epoch); null for an epoch without a known schedule. */
 export function getLeaderSchedule(params: unknown, ctx: RpcContext) {
   const raw = Array.isArray(params) ? params : [];
   // The slot may be omitted with the config in first place (current clients send [null, {..}] or [{..}]).
   const shifted = raw.length >= 1 && typeof raw[0] === 'object' && raw[0] !== null ? [undefined, raw[0]] : raw;
   const [slotArg, cfg = {}] = parseParams(shifted, [optional('slot', u64), optional('config', config({ commitment, identity: address }))]);
-  const schedule = ctx.chain.genesis.epochSchedule;
-  const current = ctx.chain.slotAt(cfg.commitment ?? 'finalized');
-  const epoch = epochOf(schedule, slotArg ?? current).epoch;
-  // Leader schedules are known for the current epoch and the next one (leaderScheduleSlotOffset = one epoch).
-  if (epoch > epochOf(schedule, current).epoch + 1) return null;
-  if (cfg.identity && cfg.identity !== ctx.identity) return {};
-  return { [ctx.identity]: Array.from({ length: schedule.slotsPerEpoch }, (_, i) => i) };
+  const c = cfg.commitment ?? 'finalized';
+  const epoch = epochOf(ctx.chain.genesis.epochSchedule, slotArg ?? ctx.chain.slotAt(c)).epoch;
+  const leaders = knownSchedule(ctx, epoch, c);
+  if (!leaders) return null;
+  const byIdentity = leaders.byIdentity();
+  if (!cfg.identity) return byIdentity;
+  return byIdentity[cfg.identity] ? { [cfg.identity]: byIdentity[cfg.identity] } : {};
 }
 
-export function getBlockProduction(params: unknown, ctx: RpcContext) {
+/** Leader slots and blocks made per identity over a range (by default the bank's epoch so far). */
+export async function getBlockProduction(params: unknown, ctx: RpcContext) {
   const [cfg = {}] = parseParams(params, [
     optional('config', config({ commitment, identity: address, range: config({ firstSlot: u64, lastSlot: u64 }) })),
   ]);
   const c = cfg.commitment ?? 'finalized';
   const top = ctx.chain.slotAt(c);
   const firstSlot = cfg.range?.firstSlot ?? epochOf(ctx.chain.genesis.epochSchedule, top).firstSlot;
-  const lastSlot = Math.min(cfg.range?.lastSlot ?? top, top);
-  if (firstSlot > lastSlot) throw invalidParams(`Invalid params: range.lastSlot: lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
-  const produced = lastSlot - Math.max(firstSlot, ctx.chain.firstAvailableSlot) + 1;
-  const byIdentity = cfg.identity && cfg.identity !== ctx.identity ? {} : { [ctx.identity]: [lastSlot - firstSlot + 1, Math.max(0, produced)] };
+  const lastSlot = cfg.range ? (cfg.range.lastSlot ?? top) : top;
+  if (lastSlot < firstSlot) throw invalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
+  // Agave bounds the range by its SlotHistory; this node by the slots its ledger still holds.
+  const oldest = ctx.chain.firstAvailableSlot;
+  if (firstSlot < oldest) throw invalidParams(`firstSlot, ${firstSlot}, is too small; min ${oldest}`);
+  if (lastSlot > top) throw invalidParams(`lastSlot, ${lastSlot}, is too large; max ${top}`);
+  const leaders = slotLeaders(ctx, firstSlot, lastSlot - firstSlot + 1, c);
+  const blocks = new Set(await ctx.chain.store.getBlockSlots(firstSlot, Math.min(lastSlot, ctx.chain.confirmedSlot), lastSlot - firstSlot + 1));
+  const byIdentity: Record<string, [number, number]> = {};
+  leaders.forEach((identity, i) => {
+    if (cfg.identity && identity !== cfg.identity) return;
+    const entry = (byIdentity[identity] ??= [0, 0]);
+    entry[0]++;
+    if (blocks.has(firstSlot + i)) entry[1]++;
+  });
   return withContext(top, { byIdentity, range: { firstSlot, lastSlot } });
 }
 

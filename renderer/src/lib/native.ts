@@ -10,16 +10,20 @@ export class NotYet extends TransportError {
 
 export const HISTORY_PAGE = 25;
 
-export async function fetchBlock(c: Connection, slot: number): Promise<{ block: any; leader: string | null; confirmed: number; finalized: number }> {
+/** A slot's block, or `block: null` for a slot whose leader made none (skipped); `leader` from the schedule. */
+export async function fetchBlock(c: Connection, slot: number): Promise<{ block: any | null; leader: string | null; confirmed: number; finalized: number }> {
   const [confirmed, finalized] = unwrap<[number, number]>(await c.rpc.batch([['getSlot', [{ commitment: 'confirmed' }]], ['getSlot', [{ commitment: 'finalized' }]]]));
   if (slot > confirmed) throw new NotYet(`Slot ${slot} is not confirmed yet (the chain is at ${confirmed}); waiting for it…`);
   const [block, leaders] = await c.rpc.batch([
     ['getBlock', [slot, { encoding: 'jsonParsed', transactionDetails: 'full', rewards: true, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]],
     ['getSlotLeaders', [slot, 1]],
   ]);
+  const leader = Array.isArray(leaders) ? (leaders[0] as string) : null;
+  // Rooted and empty: -32007. Confirmed and empty: -32004 (a node with no forks will not fill it later).
+  if (block instanceof RpcError && (block.code === -32007 || block.code === -32004)) return { block: null, leader, confirmed, finalized };
   if (block instanceof Error) throw block;
   if (block === null) throw new RpcError(-32004, `Block not available for slot ${slot}`);
-  return { block, leader: Array.isArray(leaders) ? (leaders[0] as string) : null, confirmed, finalized };
+  return { block, leader, confirmed, finalized };
 }
 
 export async function fetchTransaction(c: Connection, signature: string): Promise<{ tx: any; status: any }> {

@@ -1,0 +1,91 @@
+/**
+ * A validator staked at genesis (its vote and stake accounts loaded with --account, as
+ * solana-test-validator takes them) leads slots from epoch 0 on; this node is not that validator, so
+ * those slots are skipped. The RPC says so, and the explorer's block page shows a skipped slot with its
+ * leader instead of an error, and a made block with this node as leader.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
+import { newPage, screenshot, startExplorerNode, waitForPage, type ExplorerNode } from '../helpers/explorer-e2e.ts';
+import { rpc, waitFor } from '../helpers/node.ts';
+import { generateKeypair } from '../../node-core/keys/keypair.ts';
+import { stakeStateData, voteStateData, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from '../../node-core/ledger/genesis-accounts.ts';
+import { STAKE_PROGRAM_ID, VOTE_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
+
+const SLOTS_PER_EPOCH = 32;
+const SOL = 1_000_000_000;
+const other = generateKeypair().address;
+const vote = generateKeypair().address;
+const stake = generateKeypair().address;
+
+let dir: string;
+let node: ExplorerNode;
+let browser: Browser;
+let self: string;
+
+function accountFile(name: string, pubkey: string, lamports: number, owner: string, data: Uint8Array): string {
+  const file = path.join(dir, `${name}.json`);
+  const account = { lamports, data: [Buffer.from(data).toString('base64'), 'base64'], owner, executable: false, rentEpoch: 0, space: data.length };
+  fs.writeFileSync(file, JSON.stringify({ pubkey, account }));
+  return file;
+}
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-skipped-'));
+  // Three times the bootstrap validator's 500,000 SOL: it leads about three slots in four.
+  const voteFile = accountFile('vote', vote, 30 * SOL, VOTE_PROGRAM_ID, voteStateData(other, other, 0));
+  const stakeFile = accountFile('stake', stake, 1_500_003 * SOL, STAKE_PROGRAM_ID, stakeStateData({ rentExemptReserve: 3 * SOL, authority: other, voter: vote, stake: 1_500_000 * SOL }));
+  assert.equal(voteStateData(other, other, 0).length, VOTE_STATE_SIZE);
+  assert.equal(stakeStateData({ rentExemptReserve: 0, authority: other, voter: vote, stake: 1 }).length, STAKE_STATE_SIZE);
+  [node, browser] = await Promise.all([
+    startExplorerNode(['--slots-per-epoch', String(SLOTS_PER_EPOCH), '--account', vote, voteFile, '--account', stake, stakeFile]),
+    launchBrowser(),
+  ]);
+  self = (await rpc(node.rpcUrl, 'getIdentity')).result.identity;
+});
+
+after(async () => {
+  await browser?.close();
+  await node?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a validator staked at genesis that this node is not', () => {
+  let skipped: number;
+  let made: number;
+
+  test('leads slots from epoch 0, in about its share of the stake, and those slots have no block', async () => {
+    const schedule = (await rpc(node.rpcUrl, 'getLeaderSchedule', [0])).result as Record<string, number[]>;
+    assert.deepEqual(Object.keys(schedule).sort(), [self, other].sort());
+    assert.ok(schedule[other]!.length > schedule[self]!.length, JSON.stringify(schedule));
+    await waitFor(async () => (await rpc(node.rpcUrl, 'getSlot', [{ commitment: 'finalized' }])).result >= SLOTS_PER_EPOCH, { what: 'epoch 0 finalized', timeoutMs: 30_000 });
+    const blocks = (await rpc(node.rpcUrl, 'getBlocks', [1, SLOTS_PER_EPOCH - 1])).result as number[];
+    assert.deepEqual(blocks, schedule[self]!.filter((i) => i >= 1));
+    // Slot 0 is the genesis block whoever the schedule names.
+    skipped = schedule[other]!.find((i) => i >= 1)!;
+    made = blocks[0]!;
+  });
+
+  test('the block page shows a skipped slot with its leader, and a made block with this node as leader', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${node.explorerUrl}block/${skipped}`);
+    await waitForPage(page, 'block');
+    const note = (await page.textContent('[data-skipped]')) ?? '';
+    assert.match(note, new RegExp(`Slot ${skipped} was skipped`));
+    assert.ok(note.includes(other), note);
+    assert.equal(await page.locator('[data-block]').count(), 0);
+    await screenshot(page, 'block-skipped');
+
+    await page.goto(`${node.explorerUrl}block/${made}`);
+    await waitForPage(page, 'block');
+    await page.waitForSelector('[data-block]');
+    assert.ok(((await page.textContent('[data-block]')) ?? '').includes(self));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
