@@ -54,11 +54,14 @@ export class EpochLeaders {
     return this.groups[Math.floor(slotIndex / NUM_CONSECUTIVE_LEADER_SLOTS)]!;
   }
 
-  /** getLeaderSchedule's map: identity → the slot indexes it leads, ascending. */
+  private indexes?: Record<Address, number[]>;
+
+  /** getLeaderSchedule's map: identity → the slot indexes it leads, ascending (made once; do not change it). */
   byIdentity(): Record<Address, number[]> {
+    if (this.indexes) return this.indexes;
     const out: Record<Address, number[]> = {};
     for (let i = 0; i < this.slotsInEpoch; i++) (out[this.leaderAt(i)] ??= []).push(i);
-    return out;
+    return (this.indexes = out);
   }
 }
 
