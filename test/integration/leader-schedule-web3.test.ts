@@ -171,6 +171,13 @@ describe('a second validator that gets stake but makes no blocks', () => {
     assert.equal(block.blockHeight, info.blockHeight);
   });
 
+  it('getRecentPrioritizationFees answers for the newest 150 blocks, not slots', async () => {
+    const fees = await conn.getRecentPrioritizationFees();
+    const top = Math.max(...fees.map((f) => f.slot));
+    const blocks = await conn.getBlocks(0, top, 'confirmed');
+    assert.deepEqual(fees.map((f) => f.slot), blocks.slice(-150));
+  });
+
   it('getVoteAccounts shows its vote account delinquent, with the stake behind it', async () => {
     const { current, delinquent } = await conn.getVoteAccounts('finalized');
     const vote = delinquent.find((v) => v.votePubkey === otherVote.publicKey.toBase58());

@@ -100,17 +100,29 @@ export function getFeeForMessage(params: unknown, ctx: RpcContext) {
   return withContext(slot, transactionFee({ signatures, message }, budget, lps));
 }
 
+const MAX_NUM_RECENT_BLOCKS = 150;
+
+/** The newest `count` stored blocks at or below `top`, oldest first (skipped slots hold none). */
+async function recentBlockSlots(ctx: RpcContext, top: number, count: number): Promise<number[]> {
+  const slots: number[] = [];
+  const floor = ctx.chain.firstAvailableSlot;
+  for (let end = top; slots.length < count && end >= floor; end -= 4 * count) {
+    const start = Math.max(floor, end - 4 * count + 1);
+    slots.unshift(...(await ctx.chain.store.getBlockSlots(start, end, 4 * count)));
+  }
+  return slots.slice(-count);
+}
+
 /**
- * Recent prioritization fees per slot, newest 150 slots, as Agave's PrioritizationFeeCache answers
+ * Recent prioritization fees per block, newest 150 blocks, as Agave's PrioritizationFeeCache answers
  * them: the lowest compute-unit price paid in the block, raised to the lowest price paid by the
  * transactions that write-lock each of the given accounts, when that is higher.
  */
 export async function getRecentPrioritizationFees(params: unknown, ctx: RpcContext) {
   const [accounts = []] = parseParams(params, [optional('accounts', arrayOf(address, 128))]);
   const wanted = new Set(accounts);
-  const top = ctx.chain.confirmedSlot;
   const out: Array<{ slot: number; prioritizationFee: number }> = [];
-  for (let slot = Math.max(0, top - 149); slot <= top; slot++) {
+  for (const slot of await recentBlockSlots(ctx, ctx.chain.confirmedSlot, MAX_NUM_RECENT_BLOCKS)) {
     const block = ctx.chain.bank(slot)?.transactions ?? (await ctx.chain.store.getBlock(slot))?.transactions;
     if (!block) continue;
     let blockMin: number | null = null;
