@@ -103,7 +103,8 @@ export class LeaderSchedules {
     if (this.snapshots.has(epoch)) return;
     this.snapshots.set(epoch, nodes);
     for (const e of this.snapshots.keys()) if (e < epoch - MAX_LEADER_SCHEDULE_STAKES) this.snapshots.delete(e);
-    for (const e of this.cache.keys()) if (e < epoch - MAX_LEADER_SCHEDULE_STAKES) this.cache.delete(e);
+    // Schedules drawn for this epoch or later from an earlier snapshot are drawn again from this one.
+    for (const e of this.cache.keys()) if (e < epoch - MAX_LEADER_SCHEDULE_STAKES || e >= epoch) this.cache.delete(e);
   }
 
   /** What the ledger keeps to rebuild the schedules after a restart. */
@@ -111,17 +112,12 @@ export class LeaderSchedules {
     return [...this.snapshots].sort(([a], [b]) => a - b);
   }
 
-  get newestEpoch(): number {
-    return Math.max(...this.snapshots.keys());
-  }
-
-  /** The epoch's stakes, or the newest earlier snapshot for an epoch past every snapshot; null when forgotten. */
+  /** The epoch's stakes, else the newest earlier snapshot (an epoch never snapshotted); null when forgotten. */
   private stakesFor(epoch: number): StakedNodes | null {
     const own = this.snapshots.get(epoch);
     if (own) return own;
     const older = [...this.snapshots.keys()].filter((e) => e < epoch);
-    if (older.length === 0 || epoch < this.newestEpoch) return null;
-    return this.snapshots.get(Math.max(...older))!;
+    return older.length === 0 ? null : this.snapshots.get(Math.max(...older))!;
   }
 
   /** The epoch's schedule, or null when its stakes are no longer kept. */

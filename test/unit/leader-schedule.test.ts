@@ -138,7 +138,10 @@ describe('LeaderSchedules', () => {
     assert.equal(leaders.forEpoch(2), null);
     const later = leaders.forEpoch(9)!.byIdentity();
     assert.ok(later[self] && later[other], 'epoch 9 is drawn from epoch 3\'s stakes');
+    const gap = new LeaderSchedules(schedule, self, [[3, [[self, 100], [other, 50]]], [5, [[self, 1]]]]);
+    assert.ok(gap.forEpoch(4)!.byIdentity()[other], 'an epoch between snapshots takes the one before it');
     leaders.record(4, [[self, 1]]);
+    assert.deepEqual(Object.keys(leaders.forEpoch(9)!.byIdentity()), [self], 'drawn again from epoch 4\'s stakes');
     leaders.record(4, [[other, 1]]);
     assert.deepEqual(leaders.toJSON(), [[3, [[self, 100], [other, 50]]], [4, [[self, 1]]]], 'the first snapshot of an epoch stays');
     leaders.record(4 + MAX_LEADER_SCHEDULE_STAKES, [[self, 1]]);
