@@ -22,6 +22,7 @@ import {
   sendAndConfirmTransaction,
   type Signer,
 } from '@solana/web3.js';
+import { address, createSolanaRpc } from '@solana/kit';
 import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
 import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
@@ -160,6 +161,18 @@ describe('a second validator that gets stake but makes no blocks', () => {
     assert.deepEqual(production.value.byIdentity, { [self]: [ownSlots.length, ownSlots.length], [other]: [otherSlots.length, 0] });
     const one = await rpc(node.rpcUrl, 'getBlockProduction', [{ identity: other, range: { firstSlot, lastSlot: firstSlot + SLOTS_PER_EPOCH - 1 } }]);
     assert.deepEqual(one.result.value.byIdentity, { [other]: [otherSlots.length, 0] });
+  });
+
+  it('@solana/kit reads the same schedule, slot leaders and block production', async () => {
+    const kit = createSolanaRpc(node.rpcUrl);
+    const schedule = await kit.getLeaderSchedule(BigInt(firstSlot), { commitment: 'confirmed' }).send();
+    assert.deepEqual(schedule?.[address(other)]?.map(Number), otherSlots.map((s) => s - firstSlot));
+    const leaders = await kit.getSlotLeaders(BigInt(firstSlot), 32).send();
+    assert.deepEqual(leaders.map((l, i) => (l === other) === otherSlots.includes(firstSlot + i)), new Array(32).fill(true));
+    const range = { firstSlot: BigInt(firstSlot), lastSlot: BigInt(firstSlot + SLOTS_PER_EPOCH - 1) };
+    const production = await kit.getBlockProduction({ identity: address(other), range }).send();
+    assert.deepEqual(production.value.byIdentity, { [other]: [BigInt(otherSlots.length), 0n] });
+    assert.deepEqual(production.value.range, range);
   });
 
   it('block height counts blocks, not slots', async () => {
