@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { decodeBase58, encodeBase58 } from '../common/base58.ts';
 import { ByteWriter } from '../common/bytes.ts';
 import { sha256 } from '../common/hash.ts';
-import { VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
+import type { Address } from '../common/pubkey.ts';
 import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
@@ -28,8 +28,7 @@ import { extractMemos } from '../runtime/programs/memo.ts';
 import { decodeStakeHistory, type StakeHistory } from '../runtime/programs/stake/state.ts';
 import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import { processEpochBoundary } from './epoch-rewards.ts';
-import { LeaderSchedules, stakedNodes } from './leader-schedule.ts';
-import { stakeAccounts, tryDecodeVoteState } from './stakes.ts';
+import { LeaderSchedules, stakedNodesOf } from './leader-schedule.ts';
 import { voteTimestamp, voteTransaction, type Voter } from './vote-loop.ts';
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
@@ -228,11 +227,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   private snapshotStakesAtStart(bank: Bank): void {
     const { epoch } = epochOf(this.genesis.epochSchedule, bank.slot);
-    const nodeOf = (vote: Address) => {
-      const account = bank.get(vote);
-      return account && account.owner === VOTE_PROGRAM_ID ? (tryDecodeVoteState(account.data)?.nodePubkey ?? null) : null;
-    };
-    const nodes = stakedNodes(stakeAccounts(bank), nodeOf, epoch, this.stakeHistory);
+    const nodes = stakedNodesOf(bank, epoch, this.stakeHistory);
     this.leaders.record(epoch, nodes);
     this.leaders.record(epoch + 1, nodes);
   }

@@ -10,10 +10,11 @@
  * whose schedule gives this node no slot at all is led by this node throughout.
  */
 import { ChaCha20Rng, WeightedIndex } from '../common/chacha-rng.ts';
-import { addressToBytes, type Address } from '../common/pubkey.ts';
+import { addressToBytes, VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
 import type { EpochSchedule } from '../runtime/sysvars.ts';
 import { stakeActivatingAndDeactivating, type StakeHistory } from '../runtime/programs/stake/state.ts';
-import type { StakeAccountView } from './stakes.ts';
+import { stakeAccounts, tryDecodeVoteState, type AccountSource, type StakeAccountView } from './stakes.ts';
 import { epochOf } from './epoch.ts';
 
 export const NUM_CONSECUTIVE_LEADER_SLOTS = 4;
@@ -39,6 +40,15 @@ export function stakedNodes(stakes: readonly StakeAccountView[], nodeOfVoteAccou
     if (node) byNode.set(node, (byNode.get(node) ?? 0) + effective);
   }
   return [...byNode];
+}
+
+/** stakedNodes over a bank's stake and vote accounts. */
+export function stakedNodesOf(bank: AccountSource & { get(address: Address): Account | null }, epoch: number, history: StakeHistory): StakedNodes {
+  const nodeOf = (vote: Address) => {
+    const account = bank.get(vote);
+    return account && account.owner === VOTE_PROGRAM_ID ? (tryDecodeVoteState(account.data)?.nodePubkey ?? null) : null;
+  };
+  return stakedNodes(stakeAccounts(bank), nodeOf, epoch, history);
 }
 
 /** One epoch's leaders, one per group of NUM_CONSECUTIVE_LEADER_SLOTS slots. */

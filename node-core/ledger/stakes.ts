@@ -27,7 +27,7 @@ export interface VoteAccountView {
   state: VoteState;
 }
 
-interface AccountSource {
+export interface AccountSource {
   entries(): Iterable<[Address, Account]>;
 }
 
