@@ -30,6 +30,7 @@ import bs58 from 'bs58';
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
 import { checkValueConservation } from '../helpers/conservation.ts';
 import { closeConnectionSocket } from '../helpers/web3-connection.ts';
+import { rejectionOf } from '../helpers/thrown.ts';
 
 const SYSTEM = '11111111111111111111111111111111';
 const MEMO_PROGRAM = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
@@ -66,25 +67,8 @@ async function funded(from: Keypair, sol: number): Promise<Keypair> {
   return kp;
 }
 
-async function rpcError(p: Promise<unknown>): Promise<SolanaJSONRPCError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SolanaJSONRPCError) return e;
-    throw e;
-  }
-  assert.fail('expected a JSON-RPC error');
-}
-
-async function sendError(p: Promise<unknown>): Promise<SendTransactionError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SendTransactionError) return e;
-    throw e;
-  }
-  assert.fail('expected a SendTransactionError');
-}
+const rpcError = (p: Promise<unknown>) => rejectionOf(p, SolanaJSONRPCError);
+const sendError = (p: Promise<unknown>) => rejectionOf(p, SendTransactionError);
 
 before(async () => {
   node = await startTestNode();

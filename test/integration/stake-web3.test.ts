@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
 import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 import { checkValueConservation } from '../helpers/conservation.ts';
+import { rejectionOf } from '../helpers/thrown.ts';
 
 const SLOTS_PER_EPOCH = 32;
 const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
@@ -37,15 +38,7 @@ async function send(tx: Transaction, signers: Signer[]) {
   return sendAndConfirmTransaction(conn, tx, signers, { commitment: 'confirmed' });
 }
 
-async function sendError(p: Promise<unknown>): Promise<SendTransactionError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof SendTransactionError) return e;
-    throw e;
-  }
-  assert.fail('expected the transaction to fail');
-}
+const sendError = (p: Promise<unknown>) => rejectionOf(p, SendTransactionError);
 
 async function epochNow(): Promise<number> {
   return (await conn.getEpochInfo('confirmed')).epoch;

@@ -13,6 +13,7 @@ import { keypairFromSeed } from '../../node-core/keys/keypair.ts';
 import { AccountFileError, loadAccountDir, loadAccountFile, parseAccountFile } from '../../node-core/ledger/account-files.ts';
 import { RENT_EXEMPT_RENT_EPOCH } from '../../node-core/runtime/account.ts';
 import type { NodeOptions } from '../../node-core/server/options.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 
 const addr = (n: number) => keypairFromSeed(new Uint8Array(32).fill(n)).address;
 const OWNER = addr(1);
@@ -30,15 +31,7 @@ function write(name: string, text: string): string {
   return file;
 }
 
-function failure(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    assert.ok(e instanceof AccountFileError, String(e));
-    return e.message;
-  }
-  assert.fail('expected an AccountFileError');
-}
+const failure = (run: () => unknown): string => thrownBy(run, AccountFileError).message;
 
 describe('parseAccountFile', () => {
   test('the CLI JSON: base64 data, u64::MAX rent epoch, space', () => {

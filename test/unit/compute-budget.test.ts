@@ -12,6 +12,7 @@ import {
 } from '../../node-core/runtime/programs/compute-budget.ts';
 import type { Message } from '../../node-core/runtime/wire.ts';
 import { compileMessage, setComputeUnitLimitIx, setComputeUnitPriceIx, type InstructionSpec } from '../helpers/tx-builder.ts';
+import { thrownBy } from '../helpers/thrown.ts';
 
 const PAYER = '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM';
 const BLOCKHASH = 'GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi';
@@ -23,13 +24,7 @@ const nop: InstructionSpec = { programId: SYSTEM_PROGRAM_ID, data: [] };
 const web3 = (ix: { data: Buffer }) => cb(new Uint8Array(ix.data));
 
 function budgetError(ixs: InstructionSpec[]): TransactionErrorValue {
-  try {
-    computeBudgetOf(message(ixs));
-  } catch (e) {
-    assert.ok(e instanceof TransactionError, String(e));
-    return e.value;
-  }
-  assert.fail('expected a TransactionError');
+  return thrownBy(() => computeBudgetOf(message(ixs)), TransactionError).value;
 }
 
 const budget = (over: Partial<ComputeBudget>): ComputeBudget => ({ unitLimit: 200_000, unitPrice: 0n, heapFrameBytes: 32 * 1024, loadedAccountsDataSizeLimit: null, ...over });
