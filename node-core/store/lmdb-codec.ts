@@ -6,7 +6,9 @@
 import { encodeBase58, tryDecodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
+import { messageAccountKeys } from '../runtime/address-loader.ts';
 import type { TransactionErrorValue } from '../runtime/errors.ts';
+import { parseTransaction } from '../runtime/wire.ts';
 import type { BlockHeader, Reward, RewardType, StoredTransaction, TransactionStatusMeta } from './store.ts';
 
 /** msgpack hands binary back as Buffer, whose slice() is a view: callers get plain Uint8Arrays. */
@@ -20,6 +22,9 @@ function packHash(hash: string): Uint8Array | string {
   return bytes && bytes.length === 32 && encodeBase58(bytes) === hash ? bytes : hash;
 }
 const unpackHash = (v: Uint8Array | string): string => (typeof v === 'string' ? v : encodeBase58(v));
+
+/** A stored transaction's signature: the first in its wire, after the one-byte count (fewer than 128 fit a packet). */
+const firstSignatureBytes = (wire: Uint8Array): Uint8Array => wire.subarray(1, 65);
 
 type RewardRecord = [Address, number, number, RewardType, number | null];
 /** parentSlot and blockHeight as distances below the slot (usually 1 and small: one byte each). */
@@ -69,8 +74,12 @@ type MetaRecord = [
   Address[],
   [Address, Uint8Array]?,
 ];
-export type TxRecord = [string, Uint8Array, MetaRecord, Address[], string | null];
-export const TX_ACCOUNT_KEYS = 3;
+/**
+ * [signature, wire, meta, account keys, memo]. The signature and the account keys are in the wire (the
+ * keys with the meta's loaded addresses), so records store null there and reads take them from the
+ * wire; ledgers written before keep them.
+ */
+export type TxRecord = [string | null, Uint8Array, MetaRecord, Address[] | null, string | null];
 
 export function encodeTx(tx: StoredTransaction): TxRecord {
   const m = tx.meta;
@@ -88,7 +97,7 @@ export function encodeTx(tx: StoredTransaction): TxRecord {
     m.loadedAddresses.readonly,
   ];
   if (m.returnData) meta.push([m.returnData.programId, m.returnData.data]);
-  return [tx.signature, tx.wire, meta, tx.accountKeys, tx.memo];
+  return [null, tx.wire, meta, null, tx.memo];
 }
 
 export function decodeTx(r: TxRecord): StoredTransaction {
@@ -106,13 +115,28 @@ export function decodeTx(r: TxRecord): StoredTransaction {
     loadedAddresses: { writable, readonly },
   };
   if (returnData) meta.returnData = { programId: returnData[0], data: plainBytes(returnData[1]) };
-  return { signature: r[0], wire: plainBytes(r[1]), meta, accountKeys: r[3], memo: r[4] };
+  const wire = plainBytes(r[1]);
+  const [storedSignature, , , storedKeys, memo] = r;
+  if (storedSignature !== null && storedKeys !== null) return { signature: storedSignature, wire, meta, accountKeys: storedKeys, memo };
+  // Read from the wire when first asked for: most readers (the block encoders) parse the wire themselves.
+  let signature = storedSignature;
+  let accountKeys = storedKeys;
+  return Object.defineProperties({ wire, meta, memo } as StoredTransaction, {
+    signature: { enumerable: true, get: () => (signature ??= encodeBase58(firstSignatureBytes(wire))) },
+    accountKeys: { enumerable: true, get: () => (accountKeys ??= messageAccountKeys(parseTransaction(wire).message, meta.loadedAddresses)) },
+  });
 }
 
 /** sigs: signature → where it sits and how it ended. */
 export type SigRecord = [number, number, TransactionErrorValue | null];
-/** addr index: [address, slot, index] → what getSignaturesForAddress reports, minus the block time. */
-export type AddressRecord = [string, TransactionErrorValue | null, string | null];
+/**
+ * addr index: [address, slot, index] → what getSignaturesForAddress reports, minus the block time; the
+ * signature as raw bytes (text in ledgers written before).
+ */
+export type AddressRecord = [Uint8Array | string, TransactionErrorValue | null, string | null];
+
+export const encodeAddressEntry = (tx: StoredTransaction): AddressRecord => [firstSignatureBytes(tx.wire).slice(), tx.meta.err, tx.memo];
+export const addressEntrySignature = (r: AddressRecord): string => unpackHash(r[0]);
 
 export type AccountRecord = [number, Uint8Array, Address, boolean, number];
 

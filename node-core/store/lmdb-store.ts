@@ -15,14 +15,15 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
 import {
+  addressEntrySignature,
   decodeAccount,
   decodeHeader,
   decodeTx,
   encodeAccount,
+  encodeAddressEntry,
   encodeHeader,
   encodeTx,
   HEADER_BLOCK_TIME,
-  TX_ACCOUNT_KEYS,
   type AccountRecord,
   type AddressRecord,
   type HeaderRecord,
@@ -110,7 +111,7 @@ export class LmdbStore implements Store {
       block.transactions.forEach((tx, index) => {
         this.txs.putSync([slot, index], encodeTx(tx));
         this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
-        const entry: AddressRecord = [tx.signature, tx.meta.err, tx.memo];
+        const entry = encodeAddressEntry(tx);
         for (const address of distinctKeys(tx.accountKeys)) this.addrs.putSync([address, slot, index], entry);
       });
       for (const [address, account] of accounts) {
@@ -175,7 +176,7 @@ export class LmdbStore implements Store {
       const [, slot, index] = key as [Address, number, number];
       let blockTime = blockTimes.get(slot);
       if (blockTime === undefined) blockTimes.set(slot, (blockTime = this.blockTime(slot)));
-      out.push({ signature: value[0], slot, index, err: value[1], memo: value[2], blockTime });
+      out.push({ signature: addressEntrySignature(value), slot, index, err: value[1], memo: value[2], blockTime });
     }
     return out;
   }
@@ -245,10 +246,11 @@ export class LmdbStore implements Store {
     const txs = Array.from(this.txs.getRange({ start: [slot], end: [slot + 1] }));
     for (const { key, value } of txs) {
       const index = key[1]!;
-      this.sigs.removeSync(value[0]);
-      for (const address of distinctKeys(value[TX_ACCOUNT_KEYS])) this.addrs.removeSync([address, slot, index]);
+      const { signature, accountKeys } = decodeTx(value);
+      this.sigs.removeSync(signature);
+      for (const address of distinctKeys(accountKeys)) this.addrs.removeSync([address, slot, index]);
       this.txs.removeSync(key);
-      ops += 2 + value[TX_ACCOUNT_KEYS].length;
+      ops += 2 + accountKeys.length;
     }
     this.blocks.removeSync(slot);
     return ops;

@@ -1,5 +1,6 @@
 /** Deterministic ledger records for the store tests and the crash writer. */
-import { encodeBase58 } from '../../node-core/common/base58.ts';
+import { decodeBase58, encodeBase58 } from '../../node-core/common/base58.ts';
+import { serializeMessage, serializeTransaction } from '../../node-core/runtime/wire.ts';
 import type { Address } from '../../node-core/common/pubkey.ts';
 import type { TransactionErrorValue } from '../../node-core/runtime/errors.ts';
 import type { ChainMeta, SlotCommit, StoredTransaction } from '../../node-core/store/store.ts';
@@ -21,6 +22,13 @@ export const address = (n: number): Address => encodeBase58(bytesFrom(32, 1, n))
 export const hash = (n: number): string => encodeBase58(bytesFrom(32, 2, n));
 export const signature = (slot: number, index: number): string => encodeBase58(bytesFrom(64, 3, slot, index));
 
+/** A transaction's wire as the chain stores it: the signature, then a legacy message naming the keys. */
+function wireOf(sig: string, accountKeys: Address[], blockhash: string): Uint8Array {
+  const header = { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 0 };
+  const message = serializeMessage({ version: 'legacy', header, accountKeys, recentBlockhash: blockhash, instructions: [], addressTableLookups: [] }, decodeBase58);
+  return serializeTransaction([decodeBase58(sig)], message);
+}
+
 export function transaction(
   slot: number,
   index: number,
@@ -29,7 +37,7 @@ export function transaction(
 ): StoredTransaction {
   return {
     signature: signature(slot, index),
-    wire: bytesFrom(120 + index, 4, slot, index),
+    wire: wireOf(signature(slot, index), accountKeys, hash(slot)),
     meta: {
       err: opts.err ?? null,
       fee: 5000,
