@@ -25,22 +25,12 @@ import { type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import type { Transaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
 import { buildTransaction, signMessage, type InstructionSpec, type UnsignedMessage } from '../helpers/tx-builder.ts';
+import { liteSvmError } from '../helpers/litesvm-errors.ts';
 
 const FUNDS = 10_000_000_000;
 const SLOT_HASH = bs58.encode(new Uint8Array(32).fill(7));
 /** LiteSVM's TransactionErrorFieldless numbering, for the errors compared here. */
-const FIELDLESS: Record<number, string> = { 1: 'AccountLoadedTwice', 21: 'TooManyAccountLocks', 22: 'AddressLookupTableNotFound', 23: 'InvalidAddressLookupTableOwner', 24: 'InvalidAddressLookupTableData', 25: 'InvalidAddressLookupTableIndex' };
-/** InstructionError's fieldless variants in their enum order (LiteSVM reports the index). */
-const INSTRUCTION_ERRORS = (
-  'GenericError InvalidArgument InvalidInstructionData InvalidAccountData AccountDataTooSmall InsufficientFunds IncorrectProgramId ' +
-  'MissingRequiredSignature AccountAlreadyInitialized UninitializedAccount UnbalancedInstruction ModifiedProgramId ' +
-  'ExternalAccountLamportSpend ExternalAccountDataModified ReadonlyLamportChange ReadonlyDataModified DuplicateAccountIndex ' +
-  'ExecutableModified RentEpochModified NotEnoughAccountKeys AccountDataSizeChanged AccountNotExecutable AccountBorrowFailed ' +
-  'AccountBorrowOutstanding DuplicateAccountOutOfSync InvalidError ExecutableDataModified ExecutableLamportChange ' +
-  'ExecutableAccountNotRentExempt UnsupportedProgramId CallDepth MissingAccount ReentrancyNotAllowed MaxSeedLengthExceeded ' +
-  'InvalidSeeds InvalidRealloc ComputationalBudgetExceeded PrivilegeEscalation ProgramEnvironmentSetupFailure ' +
-  'ProgramFailedToComplete ProgramFailedToCompile Immutable IncorrectAuthority'
-).split(' ');
+const TRANSACTION_ERRORS: Record<number, string> = { 1: 'AccountLoadedTwice', 21: 'TooManyAccountLocks', 22: 'AddressLookupTableNotFound', 23: 'InvalidAddressLookupTableOwner', 24: 'InvalidAddressLookupTableData', 25: 'InvalidAddressLookupTableIndex' };
 
 class Twin {
   readonly svm = new LiteSVM();
@@ -91,7 +81,7 @@ class Twin {
       ourErr = e.value;
     }
     const failed = 'err' in raw && typeof raw.err === 'function';
-    const theirErr = failed ? normalize((raw as FailedTransactionMetadata).err()) : null;
+    const theirErr = failed ? liteSvmError((raw as FailedTransactionMetadata).err(), TRANSACTION_ERRORS) : null;
     const what = `${tx.id}: ${ours?.logs.join(' | ')}`;
     assert.deepEqual(ourErr, theirErr, what);
     assert.equal(ourErr === null ? null : JSON.stringify(ourErr), expect, what);
@@ -118,13 +108,6 @@ class Twin {
   }
 }
 
-function normalize(e: unknown): unknown {
-  if (typeof e === 'number') return FIELDLESS[e] ?? `fieldless ${e}`;
-  const x = e as { index?: number; err?: () => unknown };
-  if (typeof x.err !== 'function' || x.index === undefined) return String(e);
-  const inner = x.err();
-  return { InstructionError: [x.index, typeof inner === 'number' ? (INSTRUCTION_ERRORS[inner] ?? `instruction error ${inner}`) : { Custom: (inner as { code: number }).code }] };
-}
 
 const ixErr = (name: string) => JSON.stringify({ InstructionError: [0, name] });
 const altIx = (ix: LookupTableInstruction, accounts: InstructionSpec['accounts']): InstructionSpec => ({ programId: ALT, accounts, data: encodeLookupTableInstruction(ix) });

@@ -30,8 +30,8 @@ import { encodeVoteState, incrementCredits, newVoteState, processNextVoteSlot } 
 import { SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { parseTransaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
+import { liteSvmError } from '../helpers/litesvm-errors.ts';
 
-const NAMES = ['GenericError', 'InvalidArgument', 'InvalidInstructionData', 'InvalidAccountData', 'AccountDataTooSmall', 'InsufficientFunds', 'IncorrectProgramId', 'MissingRequiredSignature'];
 
 const kitIx = (ix: TransactionInstruction) => ({
   programAddress: address(ix.programId.toBase58()),
@@ -81,12 +81,7 @@ class Twin {
     const tx = parseTransaction(new Uint8Array(Buffer.from(getBase64EncodedWireTransaction(signed), 'base64')));
     const ours = executeOnMap(tx, this.accounts, this.sysvars);
     const failed = 'err' in raw && typeof (raw as FailedTransactionMetadata).err === 'function';
-    let theirs: unknown = null;
-    if (failed) {
-      const e = (raw as FailedTransactionMetadata).err() as { index: number; err: () => unknown };
-      const inner = e.err();
-      theirs = { InstructionError: [e.index, typeof inner === 'number' ? NAMES[inner] : { Custom: (inner as { code: number }).code }] };
-    }
+    const theirs = failed ? liteSvmError((raw as FailedTransactionMetadata).err()) : null;
     const what = ours.logs.join(' | ');
     assert.deepEqual(ours.err, theirs, what);
     assert.deepEqual(ours.err, expectErr, what);

@@ -35,19 +35,8 @@ import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, n
 import { SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { parseTransaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
+import { liteSvmError } from '../helpers/litesvm-errors.ts';
 
-const FIELDLESS = (
-  'GenericError InvalidArgument InvalidInstructionData InvalidAccountData AccountDataTooSmall InsufficientFunds IncorrectProgramId ' +
-  'MissingRequiredSignature AccountAlreadyInitialized UninitializedAccount UnbalancedInstruction ModifiedProgramId ' +
-  'ExternalAccountLamportSpend ExternalAccountDataModified ReadonlyLamportChange ReadonlyDataModified DuplicateAccountIndex ' +
-  'ExecutableModified RentEpochModified NotEnoughAccountKeys AccountDataSizeChanged AccountNotExecutable AccountBorrowFailed ' +
-  'AccountBorrowOutstanding DuplicateAccountOutOfSync InvalidError ExecutableDataModified ExecutableLamportChange ' +
-  'ExecutableAccountNotRentExempt UnsupportedProgramId CallDepth MissingAccount ReentrancyNotAllowed MaxSeedLengthExceeded ' +
-  'InvalidSeeds InvalidRealloc ComputationalBudgetExceeded PrivilegeEscalation ProgramEnvironmentSetupFailure ' +
-  'ProgramFailedToComplete ProgramFailedToCompile Immutable IncorrectAuthority AccountNotRentExempt InvalidAccountOwner ' +
-  'ArithmeticOverflow UnsupportedSysvar IllegalOwner MaxAccountsDataAllocationsExceeded MaxAccountsExceeded ' +
-  'MaxInstructionTraceLengthExceeded BuiltinProgramsMustConsumeComputeUnits BorshIoError'
-).split(' ');
 
 const FUNDS = 1_000_000_000_000n;
 
@@ -89,7 +78,7 @@ class Twin {
     const ours = executeOnMap(tx, this.accounts, this.sysvars);
 
     const failed = 'err' in raw && typeof (raw as FailedTransactionMetadata).err === 'function';
-    const theirErr = failed ? normalizeErr((raw as FailedTransactionMetadata).err()) : null;
+    const theirErr = failed ? liteSvmError((raw as FailedTransactionMetadata).err()) : null;
     const meta: TransactionMetadata = failed ? (raw as FailedTransactionMetadata).meta() : (raw as TransactionMetadata);
     const what = `${tx.id}: ${ours.logs.join(' | ')}`;
     assert.deepEqual(ours.err, theirErr, what);
@@ -134,13 +123,6 @@ class Twin {
 }
 
 
-function normalizeErr(e: unknown): unknown {
-  const x = e as { index?: number; err?: () => unknown };
-  if (typeof x.err !== 'function' || x.index === undefined) return String(e);
-  const inner = x.err();
-  const value = typeof inner === 'number' ? FIELDLESS[inner] : { Custom: (inner as { code: number }).code };
-  return { InstructionError: [x.index, value] };
-}
 
 const custom = (index: number, code: number) => JSON.stringify({ InstructionError: [index, { Custom: code }] });
 const builtin = (index: number, name: string) => JSON.stringify({ InstructionError: [index, name] });
