@@ -174,6 +174,7 @@ describe('explorer: native pages, status bar, dev accounts, search', { timeout: 
     // A label is kept in IndexedDB and names the account wherever it is linked, after a reload too.
     await page.fill('[data-label]', 'My receiver');
     await page.press('[data-label]', 'Tab');
+    await page.waitForSelector('[data-label][data-label-saved="My receiver"] ~ [data-label-kept]');
     await page.goto(`${node.explorerUrl}tx/${transferSig}`);
     await waitForPage(page, 'transaction');
     await page.waitForSelector(`[data-accounts] a[href="/explorer/address/${receiver}"]:has-text("My receiver")`);

@@ -81,7 +81,6 @@ export async function putBridgeRecord(r: BridgeRecord): Promise<number> {
 }
 export const bridgeHistory = () => safely(async (d) => (await d.getAll('bridge')).reverse(), [] as BridgeRecord[]);
 
-export const getLabel = (address: string) => safely(async (d) => (await d.get('labels', address))?.label, undefined as string | undefined);
 export async function setLabel(address: string, label: string): Promise<void> {
   await safely((d) => (label ? d.put('labels', { address, label }).then(() => undefined) : d.delete('labels', address)), undefined);
   labels.update((m) => {
