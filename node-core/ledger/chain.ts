@@ -14,6 +14,7 @@ import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
+import { BlockSlotRing } from './slot-history.ts';
 import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
 import type { Message, Transaction } from '../runtime/wire.ts';
 import { loadMessageAddresses, type LoadedAddresses } from '../runtime/address-loader.ts';
@@ -96,6 +97,8 @@ export interface ChainParams {
   recentHeaders: BlockHeader[];
   /** Statuses of transactions in the newest stored slots (for the duplicate check after a restart). */
   recentStatuses: Array<[string, SignatureStatus]>;
+  /** Slots of the stored blocks among the newest 2^20 slots, ascending (the SlotHistory sysvar); absent: the newest slot only. */
+  blockSlots?: number[];
   slotMs: number;
   rootDepth: number;
   limitLedgerSize?: number;
@@ -116,6 +119,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   readonly programs: ProgramRegistry;
   private readonly accounts: AccountsDb;
   private readonly blockhashes = new BlockhashQueue();
+  private readonly blockSlots = new BlockSlotRing();
   private readonly statusCache = new Map<string, SignatureStatus>();
   private readonly statusBySlot: Array<[number, string[]]> = [];
   private readonly banks = new Map<number, Bank>();
@@ -184,6 +188,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
       this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
     }
     for (const [sig, status] of p.recentStatuses) this.rememberStatus(sig, status);
+    // Slot 0 is the genesis bank's, as in Agave's default SlotHistory.
+    for (const slot of [0, ...(p.blockSlots ?? []), p.meta.slot]) if (slot >= this.blockSlots.nextSlot) this.blockSlots.add(slot);
     // After a (re)start everything stored is final: there are no forks to roll it back.
     const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, p.meta.blockTime));
     last.blockHeight = p.meta.blockHeight ?? p.recentHeaders.find((h) => h.slot === p.meta.slot)?.blockHeight ?? p.meta.slot;
@@ -412,6 +418,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   private openWorkingBank(parent: Bank): void {
     const slot = this.leaders.nextOwnSlot(parent.slot);
+    this.blockSlots.add(slot);
     this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
     this.working.blockHeight = parent.blockHeight + 1;
     for (const ext of this.extensions) ext.openBank(this.working, parent);
@@ -464,6 +471,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       slotHashes: recent.map((e) => [e.slot, e.blockhash]),
       lamportsPerSignature: this.lamportsPerSignature,
       stakeHistory: this.stakeHistory,
+      slotHistory: () => this.blockSlots.sysvarDataAt(slot),
     };
   }
 

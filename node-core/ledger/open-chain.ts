@@ -3,6 +3,7 @@
  * accounts, the chain counters, and the recent blocks that feed the blockhash queue and status cache).
  */
 import { markRentExempt } from '../runtime/account.ts';
+import { SLOT_HISTORY_MAX_ENTRIES } from '../runtime/sysvars.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store } from '../store/store.ts';
 import type { AccountsDb } from './bank.ts';
@@ -74,7 +75,9 @@ export async function openChain(p: OpenChainParams): Promise<Chain> {
     headers.push(block);
     block.transactions.forEach((t, index) => statuses.push([t.signature, { slot, index, err: t.meta.err }]));
   }
-  const chain = new Chain({ ...p, accounts, meta, recentHeaders: headers, recentStatuses: statuses });
+  const historyFrom = Math.max(0, meta.slot - SLOT_HISTORY_MAX_ENTRIES + 1);
+  const blockSlots = await p.store.getBlockSlots(historyFrom, meta.slot, SLOT_HISTORY_MAX_ENTRIES);
+  const chain = new Chain({ ...p, accounts, meta, recentHeaders: headers, recentStatuses: statuses, blockSlots });
   chain.firstAvailableSlot = (await p.store.firstAvailableSlot()) ?? 0;
   return chain;
 }

@@ -16,9 +16,15 @@ export const SYSVAR_RECENT_BLOCKHASHES_ID: Address = 'SysvarRecentB1ockHashes111
 export const SYSVAR_SLOT_HASHES_ID: Address = 'SysvarS1otHashes111111111111111111111111111';
 export const SYSVAR_STAKE_HISTORY_ID: Address = 'SysvarStakeHistory1111111111111111111111111';
 export const SYSVAR_INSTRUCTIONS_ID: Address = 'Sysvar1nstructions1111111111111111111111111';
+export const SYSVAR_SLOT_HISTORY_ID: Address = 'SysvarS1otHistory11111111111111111111111111';
+export const SYSVAR_LAST_RESTART_SLOT_ID: Address = 'SysvarLastRestartS1ot1111111111111111111111';
 
 export const MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES = 150;
 export const MAX_SLOT_HASHES_ENTRIES = 512;
+/** Slots the SlotHistory bit vector covers (about 5 days of 400 ms slots). */
+export const SLOT_HISTORY_MAX_ENTRIES = 1024 * 1024;
+/** bincode of SlotHistory: Some(blocks) tag, block count, the u64 blocks, bit count, next slot. */
+export const SLOT_HISTORY_SIZE = 1 + 8 + SLOT_HISTORY_MAX_ENTRIES / 8 + 8 + 8;
 
 export interface EpochSchedule {
   slotsPerEpoch: number;
@@ -53,6 +59,8 @@ export interface Sysvars {
   lamportsPerSignature: number;
   /** Newest epoch first (the StakeHistory sysvar); absent: empty. */
   stakeHistory?: StakeHistory;
+  /** The SlotHistory account data (128 KiB), rendered only when read; absent: not served. */
+  slotHistory?: () => Uint8Array;
 }
 
 export function encodeClock(c: Clock): Uint8Array {
@@ -95,6 +103,18 @@ export function encodeSlotHashes(entries: Array<[number, string]>): Uint8Array {
   return out;
 }
 
+/** `bits`: bit i (slot i mod 2^20) at byte i/8, bit i%8, which is the u64 little-endian blocks' layout. */
+export function encodeSlotHistory(bits: Uint8Array, nextSlot: number): Uint8Array {
+  if (bits.length !== SLOT_HISTORY_MAX_ENTRIES / 8) throw new RangeError('slot history bits must cover 2^20 slots');
+  return new ByteWriter(SLOT_HISTORY_SIZE)
+    .u8(1)
+    .u64(SLOT_HISTORY_MAX_ENTRIES / 64)
+    .bytes(bits)
+    .u64(SLOT_HISTORY_MAX_ENTRIES)
+    .u64(nextSlot)
+    .finish();
+}
+
 function sysvarAccount(rent: RentConfig, data: Uint8Array): Account {
   const lamports = Math.max(1, minimumBalanceForRentExemption(rent, data.length));
   return { lamports, data, owner: SYSVAR_OWNER_ID, executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH };
@@ -117,6 +137,11 @@ export function renderSysvar(address: Address, s: Sysvars): Account | null {
       return sysvarAccount(s.rent, encodeSlotHashes(s.slotHashes));
     case SYSVAR_STAKE_HISTORY_ID:
       return sysvarAccount(s.rent, encodeStakeHistory(s.stakeHistory ?? []));
+    case SYSVAR_SLOT_HISTORY_ID:
+      return s.slotHistory ? sysvarAccount(s.rent, s.slotHistory()) : null;
+    case SYSVAR_LAST_RESTART_SLOT_ID:
+      // The slot of the newest hard fork at or below the bank's slot: this chain never has one.
+      return sysvarAccount(s.rent, new ByteWriter(8).u64(0).finish());
     default:
       return null;
   }
@@ -130,5 +155,7 @@ export const SYSVAR_IDS: ReadonlySet<Address> = new Set([
   SYSVAR_RECENT_BLOCKHASHES_ID,
   SYSVAR_SLOT_HASHES_ID,
   SYSVAR_STAKE_HISTORY_ID,
+  SYSVAR_SLOT_HISTORY_ID,
+  SYSVAR_LAST_RESTART_SLOT_ID,
   SYSVAR_INSTRUCTIONS_ID,
 ]);

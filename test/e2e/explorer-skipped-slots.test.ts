@@ -88,4 +88,23 @@ describe('a validator staked at genesis that this node is not', () => {
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
+
+  test('the Slot History sysvar\'s page lists the newest slots, skipped ones marked, as getBlocks has them', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${node.explorerUrl}address/SysvarS1otHistory11111111111111111111111111`);
+    await waitForPage(page, 'account');
+    assert.match((await page.textContent('h1')) ?? '', /Sysvar: Slot History/);
+    const rows = await page.$$eval('[data-slot-history] tbody tr', (trs) =>
+      trs.map((tr) => ({ slot: Number(tr.getAttribute('data-slot')), block: !tr.querySelector('[data-skipped]') })),
+    );
+    assert.equal(rows.length, 64);
+    const newest = rows[0]!.slot;
+    const blocks = new Set((await rpc(node.rpcUrl, 'getBlocks', [newest - 63, newest, { commitment: 'confirmed' }])).result as number[]);
+    assert.deepEqual(rows, Array.from({ length: 64 }, (_, i) => ({ slot: newest - i, block: blocks.has(newest - i) })));
+    assert.ok(rows.some((r) => !r.block) && rows.some((r) => r.block), 'both kinds among them');
+    assert.equal(await page.locator('[data-parsed]').count(), 0, 'not the million-character bit string');
+    await screenshot(page, 'sysvar-slot-history');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
 });

@@ -23,6 +23,7 @@ import {
   type Signer,
 } from '@solana/web3.js';
 import { address, createSolanaRpc } from '@solana/kit';
+import { fetchSysvarSlotHistory } from '@solana/sysvars';
 import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
 import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
@@ -200,6 +201,10 @@ describe('a second validator that gets stake but makes no blocks', () => {
     assert.deepEqual(current.map((v) => v.nodePubkey), [self]);
   });
 
+  it('the SlotHistory sysvar has a bit for each block and none for the skipped slots (@solana/kit and jsonParsed)', async () => {
+    await slotHistoryMatchesBlocks();
+  });
+
   it('transactions still land, in slots the node leads', async () => {
     const to = Keypair.generate().publicKey;
     for (let i = 0; i < 5; i++) {
@@ -220,5 +225,30 @@ describe('a second validator that gets stake but makes no blocks', () => {
     await node.stop();
     await connect(await startTestNode({ ledger, slotMs: SLOT_MS, slotsPerEpoch: SLOTS_PER_EPOCH }));
     assert.deepEqual(await schedule(), before);
+    // The slot history is rebuilt from the stored blocks, skipped slots and all.
+    await waitFor(async () => (await conn.getSlot('finalized')) > slot, { what: 'a block finalized after the restart' });
+    await slotHistoryMatchesBlocks();
   });
 });
+
+/** The finalized bank's SlotHistory against getBlocks, through @solana/kit's decoder and web3.js's jsonParsed. */
+async function slotHistoryMatchesBlocks(): Promise<void> {
+  const kit = createSolanaRpc(node.rpcUrl);
+  const history = await fetchSysvarSlotHistory(kit, { commitment: 'finalized' });
+  const finalized = Number(history.nextSlot) - 1;
+  const blocks = new Set(await conn.getBlocks(0, finalized, 'finalized'));
+  assert.ok(otherSlots.every((s) => s <= finalized && !blocks.has(s)), 'the other identity\'s slots are in the window, without blocks');
+  const bit = (s: number) => (history.bits[Math.floor(s / 64)]! >> BigInt(s % 64)) & 1n;
+  for (let s = 0; s <= finalized; s++) assert.equal(bit(s), blocks.has(s) ? 1n : 0n, `slot ${s}`);
+  for (let s = finalized + 1; s < finalized + 64; s++) assert.equal(bit(s), 0n, `slot ${s} is after the bank`);
+
+  const parsed = (await rpc(node.rpcUrl, 'getAccountInfo', ['SysvarS1otHistory11111111111111111111111111', { encoding: 'jsonParsed', commitment: 'finalized', minContextSlot: finalized }])).result.value;
+  assert.equal(parsed.data.program, 'sysvar');
+  assert.equal(parsed.data.parsed.type, 'slotHistory');
+  assert.equal(parsed.data.space, 131_097);
+  const { nextSlot, bits } = parsed.data.parsed.info as { nextSlot: number; bits: string };
+  assert.equal(bits.length, 1024 * 1024);
+  const blocksThen = new Set(await conn.getBlocks(0, nextSlot - 1, 'finalized'));
+  for (let s = 0; s < nextSlot; s++) assert.equal(bits[s], blocksThen.has(s) ? '1' : '0', `slot ${s} (jsonParsed)`);
+  assert.equal(bits.slice(nextSlot).indexOf('1'), -1, 'no bit after the bank\'s slot');
+}

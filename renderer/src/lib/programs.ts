@@ -19,6 +19,8 @@ export const PROGRAM_NAMES: Record<string, string> = {
   SysvarFees111111111111111111111111111111111: 'Sysvar: Fees',
   SysvarS1otHashes111111111111111111111111111: 'Sysvar: Slot Hashes',
   SysvarStakeHistory1111111111111111111111111: 'Sysvar: Stake History',
+  SysvarS1otHistory11111111111111111111111111: 'Sysvar: Slot History',
+  SysvarLastRestartS1ot1111111111111111111111: 'Sysvar: Last Restart Slot',
   Sysvar1nstructions1111111111111111111111111: 'Sysvar: Instructions',
 };
 

@@ -15,6 +15,9 @@ import {
   SYSVAR_RENT_ID,
   SYSVAR_SLOT_HASHES_ID,
   SYSVAR_STAKE_HISTORY_ID,
+  SYSVAR_SLOT_HISTORY_ID,
+  SYSVAR_LAST_RESTART_SLOT_ID,
+  SLOT_HISTORY_MAX_ENTRIES,
 } from '../../../runtime/sysvars.ts';
 import type { AccountParser } from './types.ts';
 
@@ -33,6 +36,18 @@ function readBool(r: ByteReader): boolean {
   const b = r.u8();
   if (b > 1) throw new RangeError('invalid bool');
   return b === 1;
+}
+
+/** bv's BitVec<u64> (Option<blocks>, bit count) shown as Agave's SlotHistoryBits: one '1' or '0' per slot of the 2^20. */
+function slotHistoryBits(r: ByteReader): string {
+  const blocks = readBool(r) ? vecLen(r, 8) : 0;
+  const bytes = r.bytesN(blocks * 8);
+  const len = r.u64();
+  if (len > BigInt(blocks * 64)) throw new RangeError('bit count exceeds the blocks');
+  const shown = Math.min(Number(len), SLOT_HISTORY_MAX_ENTRIES);
+  const chars = Buffer.alloc(SLOT_HISTORY_MAX_ENTRIES, 0x30);
+  for (let i = 0; i < shown; i++) if (bytes[i >>> 3]! & (1 << (i & 7))) chars[i] = 0x31;
+  return chars.toString('latin1');
 }
 
 const feeCalculator = (lamportsPerSignature: bigint) => ({ lamportsPerSignature: lamportsPerSignature.toString() });
@@ -81,6 +96,11 @@ const decoders = new Map<Address, (r: ByteReader) => SysvarValue>(Object.entries
     }
     return { type: 'slotHashes', info };
   },
+  [SYSVAR_SLOT_HISTORY_ID]: (r) => {
+    const bits = slotHistoryBits(r);
+    return { type: 'slotHistory', info: { nextSlot: num(r.u64()), bits } };
+  },
+  [SYSVAR_LAST_RESTART_SLOT_ID]: (r) => ({ type: 'lastRestartSlot', info: { lastRestartSlot: num(r.u64()) } }),
   [SYSVAR_STAKE_HISTORY_ID]: (r) => {
     const n = vecLen(r, 32);
     const info = new Array(n);
