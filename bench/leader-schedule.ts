@@ -4,7 +4,8 @@
  *    (mainnet has ~1,400 staked validators), in process: milliseconds per epoch.
  *  - Over HTTP against a real `isthmus start` (432,000-slot epochs, so one epoch's schedule is the
  *    whole answer): getLeaderSchedule, getSlotLeaders for 5,000 slots, getBlockProduction for the
- *    epoch so far: milliseconds per call.
+ *    epoch so far, and the SlotHistory sysvar (131 KB, drawn when read) as base64 and jsonParsed:
+ *    milliseconds per call.
  * No peer that runs here has a leader schedule (Ganache, Anvil and LiteSVM have no slots led by
  * stake), so there is no ratio; solana-test-validator cannot run on this machine.
  *
@@ -52,6 +53,10 @@ try {
   console.log(`  getSlotLeaders for 5,000 slots: ${leaders.toFixed(2)} ms per call`);
   const production = await timeIt(50, () => rpcCall(node.rpcUrl, 'getBlockProduction', [{ commitment: 'confirmed' }]));
   console.log(`  getBlockProduction (the epoch so far, ${slot} slots): ${production.toFixed(2)} ms per call`);
+  for (const encoding of ['base64', 'jsonParsed']) {
+    const read = await timeIt(20, () => rpcCall(node.rpcUrl, 'getAccountInfo', ['SysvarS1otHistory11111111111111111111111111', { encoding, commitment: 'processed' }]));
+    console.log(`  getAccountInfo SlotHistory (${encoding}, a new bank each call): ${read.toFixed(1)} ms per call`);
+  }
 } finally {
   await node.stop();
 }

@@ -15,7 +15,7 @@ import { TransactionError, type TransactionErrorValue } from '../runtime/errors.
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import { BlockSlotRing } from './slot-history.ts';
-import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
+import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, SLOT_HISTORY_MAX_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
 import type { Message, Transaction } from '../runtime/wire.ts';
 import { loadMessageAddresses, type LoadedAddresses } from '../runtime/address-loader.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
@@ -649,6 +649,13 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   bankAt(commitment: Commitment): Bank {
     return commitment === 'processed' ? this.working : commitment === 'confirmed' ? this.confirmedBank : this.rootBank;
+  }
+
+  /** The SlotHistory of the bank at the commitment: the slots it covers, and which of them have a block. */
+  slotHistoryAt(commitment: Commitment): { oldest: number; newest: number; hasBlock: (slot: number) => boolean } {
+    const newest = this.bankAt(commitment).slot;
+    const oldest = Math.max(0, newest + 1 - SLOT_HISTORY_MAX_ENTRIES);
+    return { oldest, newest, hasBlock: (slot) => slot >= oldest && slot <= newest && this.blockSlots.hasBlock(slot) };
   }
 
   slotAt(commitment: Commitment): number {

@@ -28,14 +28,20 @@ export class BlockSlotRing {
     this.next = slot + 1;
   }
 
+  /** Whether `slot` has a block; only slots among the newest 2^21 added are known. */
+  hasBlock(slot: number): boolean {
+    if (slot >= this.next || slot < this.next - RING_BITS) throw new RangeError(`slot ${slot} is outside the slot history`);
+    const i = slot % RING_BITS;
+    return (this.bits[i >>> 3]! & (1 << (i & 7))) !== 0;
+  }
+
   /** The SlotHistory account data of the bank at `slot`, which must be within the newest 2^20 slots added. */
   sysvarDataAt(slot: number): Uint8Array {
     if (this.cached?.slot === slot) return this.cached.data;
     if (slot >= this.next || slot < this.next - SLOT_HISTORY_MAX_ENTRIES) throw new RangeError(`slot ${slot} is outside the slot history`);
     const view = new Uint8Array(SLOT_HISTORY_MAX_ENTRIES / 8);
     for (let s = Math.max(0, slot + 1 - SLOT_HISTORY_MAX_ENTRIES); s <= slot; s++) {
-      const i = s % RING_BITS;
-      if (this.bits[i >>> 3]! & (1 << (i & 7))) {
+      if (this.hasBlock(s)) {
         const j = s % SLOT_HISTORY_MAX_ENTRIES;
         view[j >>> 3]! |= 1 << (j & 7);
       }

@@ -142,27 +142,26 @@ export function getLeaderSchedule(params: unknown, ctx: RpcContext) {
 }
 
 /** Leader slots and blocks made per identity over a range (by default the bank's epoch so far). */
-export async function getBlockProduction(params: unknown, ctx: RpcContext) {
+/** Agave's getBlockProduction: leader slots from the schedule, blocks from the bank's SlotHistory, which also bounds the range. */
+export function getBlockProduction(params: unknown, ctx: RpcContext) {
   const [cfg = {}] = parseParams(params, [
     optional('config', config({ commitment, identity: address, range: config({ firstSlot: u64, lastSlot: u64 }) })),
   ]);
   const c = cfg.commitment ?? 'finalized';
-  const top = ctx.chain.slotAt(c);
+  const history = ctx.chain.slotHistoryAt(c);
+  const top = history.newest;
   const firstSlot = cfg.range?.firstSlot ?? epochOf(ctx.chain.genesis.epochSchedule, top).firstSlot;
   const lastSlot = cfg.range ? (cfg.range.lastSlot ?? top) : top;
   if (lastSlot < firstSlot) throw invalidParams(`lastSlot, ${lastSlot}, cannot be less than firstSlot, ${firstSlot}`);
-  // Agave bounds the range by its SlotHistory; this node by the slots its ledger still holds.
-  const oldest = ctx.chain.firstAvailableSlot;
-  if (firstSlot < oldest) throw invalidParams(`firstSlot, ${firstSlot}, is too small; min ${oldest}`);
+  if (firstSlot < history.oldest) throw invalidParams(`firstSlot, ${firstSlot}, is too small; min ${history.oldest}`);
   if (lastSlot > top) throw invalidParams(`lastSlot, ${lastSlot}, is too large; max ${top}`);
   const leaders = slotLeaders(ctx, firstSlot, lastSlot - firstSlot + 1, c);
-  const blocks = new Set(await ctx.chain.store.getBlockSlots(firstSlot, Math.min(lastSlot, ctx.chain.confirmedSlot), lastSlot - firstSlot + 1));
   const byIdentity: Record<string, [number, number]> = {};
   leaders.forEach((identity, i) => {
     if (cfg.identity && identity !== cfg.identity) return;
     const entry = (byIdentity[identity] ??= [0, 0]);
     entry[0]++;
-    if (blocks.has(firstSlot + i)) entry[1]++;
+    if (history.hasBlock(firstSlot + i)) entry[1]++;
   });
   return withContext(top, { byIdentity, range: { firstSlot, lastSlot } });
 }
