@@ -4,11 +4,18 @@
  * socket is down or the node has no blockSubscribe.
  */
 import { writable, type Readable } from 'svelte/store';
-import type { Connection } from './connection.ts';
-import { errorText, unwrap } from './rpc.ts';
+import type { PubSubClient } from './pubsub.ts';
+import { errorText, unwrap, type RpcClient } from './rpc.ts';
+
+/** What the dashboard reads through: the node's RPC and its PubSub socket. */
+export interface DashboardSource {
+  rpc: RpcClient;
+  pubsub: PubSubClient;
+}
 
 export interface BlockSummary {
   slot: number;
+  parentSlot: number;
   blockhash: string;
   blockTime: number | null;
   txCount: number;
@@ -36,6 +43,7 @@ export const MAX_TXS = 25;
 const CATCH_UP_MS = 1_500;
 
 interface RpcBlock {
+  parentSlot: number;
   blockhash: string;
   blockTime: number | null;
   signatures?: string[];
@@ -50,7 +58,7 @@ export class DashboardModel {
   private unsubscribe: (() => void) | undefined;
   private lastPush = 0;
 
-  constructor(private readonly c: Connection) {
+  constructor(private readonly c: DashboardSource) {
     this.s = { blocks: [], txs: [], transactionCount: null, blockHeight: null, supply: null, samples: [], loaded: false, error: null, live: false };
   }
 
@@ -83,11 +91,22 @@ export class DashboardModel {
     const known = new Set(this.s.blocks.map((b) => b.slot));
     const fresh = blocks.filter((b) => !known.has(b.slot));
     if (!fresh.length) return;
-    const summaries = fresh.map((b) => ({ slot: b.slot, blockhash: b.blockhash, blockTime: b.blockTime, txCount: b.signatures?.length ?? 0 }));
+    const summaries = fresh.map((b) => ({ slot: b.slot, parentSlot: b.parentSlot, blockhash: b.blockhash, blockTime: b.blockTime, txCount: b.signatures?.length ?? 0 }));
     this.s.blocks = [...summaries, ...this.s.blocks].sort((a, b) => b.slot - a.slot).slice(0, MAX_BLOCKS);
     const txs: TxSummary[] = [];
     for (const b of fresh.sort((x, y) => y.slot - x.slot)) for (const sig of [...(b.signatures ?? [])].reverse()) txs.push({ signature: sig, slot: b.slot });
     this.s.txs = [...txs, ...this.s.txs].sort((a, b) => b.slot - a.slot).slice(0, MAX_TXS);
+  }
+
+  /**
+   * Ranges of slots whose blocks the list lacks although a block it holds names one as its parent:
+   * blocks confirmed after the first load read its range and before PubSub's first push, or while
+   * the socket reconnected. Skipped slots make no gap (a block's parent is the block before it).
+   */
+  private gaps(): Array<[number, number]> {
+    const known = new Set(this.s.blocks.map((b) => b.slot));
+    const oldest = this.s.blocks.at(-1)?.slot ?? Infinity;
+    return this.s.blocks.filter((b) => b.parentSlot >= oldest && !known.has(b.parentSlot)).map((b) => [b.parentSlot, b.slot - 1]);
   }
 
   /** The newest blocks up to `upTo`, at most MAX_BLOCKS of them, read as ranges (never the whole ledger). */
@@ -145,6 +164,7 @@ export class DashboardModel {
     try {
       if (!this.s.loaded) return void (await this.first());
       const confirmed = await this.counters();
+      for (const [from, to] of this.gaps()) await this.fetchBlocks(from, to);
       const newest = this.s.blocks[0]?.slot ?? -1;
       // PubSub keeps up on its own; poll the gap only when it has not pushed for a while.
       if (Date.now() - this.lastPush > 3 * CATCH_UP_MS && confirmed > newest) {

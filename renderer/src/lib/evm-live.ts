@@ -3,8 +3,14 @@
  * has an EVM WebSocket and polled otherwise, their finality refreshed until final. A fixed number is kept.
  */
 import { writable, type Readable } from 'svelte/store';
-import type { Connection } from './connection.ts';
-import { errorText, unwrap } from './rpc.ts';
+import type { PubSubClient } from './pubsub.ts';
+import { errorText, unwrap, type RpcClient } from './rpc.ts';
+
+/** What the EVM list reads through: the node's Ethereum RPC and, where it has one, its EVM socket. */
+export interface EvmLiveSource {
+  evm: RpcClient;
+  evmSocket: PubSubClient | null;
+}
 
 export interface EvmBlockSummary {
   number: number;
@@ -45,7 +51,7 @@ export class EvmLiveModel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly c: Connection) {}
+  constructor(private readonly c: EvmLiveSource) {}
 
   start(): void {
     this.unsubscribe = this.c.evmSocket?.subscribe('eth_subscribe', ['newHeads'], (head: { hash: string }) => {
@@ -80,6 +86,9 @@ export class EvmLiveModel {
       const wanted = new Set<number>();
       for (let n = latest; n > newest && n >= 0 && wanted.size < MAX_EVM_BLOCKS; n--) wanted.add(n);
       for (const b of this.s.blocks) if (b.isFinalized === false) wanted.add(b.number);
+      // EVM block numbers have no holes: one missing between those shown was pushed past before the poll reached it.
+      const shown = new Set(this.s.blocks.map((b) => b.number));
+      for (let n = newest - 1; n > (this.s.blocks.at(-1)?.number ?? newest); n--) if (!shown.has(n)) wanted.add(n);
       const numbers = [...wanted];
       const blocks = unwrap<any[]>(await this.c.evm.batch(numbers.map((n) => ['eth_getBlockByNumber', [hex(n), false]] as const)));
       this.add(blocks.filter(Boolean).map(summary));
