@@ -97,6 +97,8 @@ export interface ChainParams {
   recentHeaders: BlockHeader[];
   /** Statuses of transactions in the newest stored slots (for the duplicate check after a restart). */
   recentStatuses: Array<[string, SignatureStatus]>;
+  /** The block time of the first stored block of the newest slot's epoch (its Clock's epoch start); absent: the genesis time. */
+  epochStartTimestamp?: number;
   /** Slots of the stored blocks among the newest 2^20 slots, ascending (the SlotHistory sysvar); absent: the newest slot only. */
   blockSlots?: number[];
   slotMs: number;
@@ -191,7 +193,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     // Slot 0 is the genesis bank's, as in Agave's default SlotHistory.
     for (const slot of [0, ...(p.blockSlots ?? []), p.meta.slot]) if (slot >= this.blockSlots.nextSlot) this.blockSlots.add(slot);
     // After a (re)start everything stored is final: there are no forks to roll it back.
-    const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, p.meta.blockTime));
+    const restartTimes = { unixTimestamp: p.meta.blockTime, epochStartTimestamp: p.epochStartTimestamp ?? this.genesis.creationTime };
+    const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, restartTimes));
     last.blockHeight = p.meta.blockHeight ?? p.recentHeaders.find((h) => h.slot === p.meta.slot)?.blockHeight ?? p.meta.slot;
     this.leaders = new LeaderSchedules(this.genesis.epochSchedule, this.genesis.identity, p.meta.epochStakes ?? []);
     if (!p.meta.epochStakes) this.snapshotStakesAtStart(last);
@@ -200,7 +203,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     last.capitalization = p.meta.totalSupply;
     last.burnedTotal = p.meta.burned;
     last.mintedTotal = this.minted;
-    last.sysvars.recentBlockhashes = this.sysvarsFor(p.meta.slot + 1, p.meta.blockTime).recentBlockhashes;
+    last.sysvars.recentBlockhashes = this.sysvarsFor(p.meta.slot + 1, restartTimes).recentBlockhashes;
     this.banks.set(last.slot, last);
     for (const ext of this.extensions) ext.openBank(last, null);
     this.confirmedBank = last;
@@ -294,7 +297,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     bank.mintedTotal = this.minted;
     const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
     bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
-    bank.blockTime = Math.floor(Date.now() / 1000);
+    // As Agave's block time: the bank's Clock, set when its slot began.
+    bank.blockTime = bank.sysvars.clock.unixTimestamp;
     this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
     // As Agave's register_recent_blockhash: a frozen bank runs (simulations) with its own blockhash as
     // the newest, so a nonce set in it can advance when simulated at its commitment.
@@ -419,7 +423,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private openWorkingBank(parent: Bank): void {
     const slot = this.leaders.nextOwnSlot(parent.slot);
     this.blockSlots.add(slot);
-    this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, Math.floor(Date.now() / 1000)));
+    this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, this.clockAfter(parent, slot)));
     this.working.blockHeight = parent.blockHeight + 1;
     for (const ext of this.extensions) ext.openBank(this.working, parent);
     this.asyncBlockFull = false;
@@ -459,12 +463,25 @@ export class Chain extends EventEmitter<ChainEventMap> {
     }
   }
 
-  private sysvarsFor(slot: number, unixTimestamp: number): Sysvars {
+  /**
+   * The Clock's times for a bank opened at `slot` over `parent`: the wall clock when the slot begins
+   * (the slots between them are others', so it begins that many slot times from now), never before
+   * the parent's; the epoch's start is its first bank's time (the genesis time in epoch 0).
+   */
+  private clockAfter(parent: Bank, slot: number): { unixTimestamp: number; epochStartTimestamp: number } {
+    const begins = Date.now() + Math.max(0, slot - parent.slot - 1) * this.slotMs;
+    const unixTimestamp = Math.max(parent.sysvars.clock.unixTimestamp, Math.floor(begins / 1000));
+    const schedule = this.genesis.epochSchedule;
+    const sameEpoch = epochOf(schedule, slot).epoch === epochOf(schedule, parent.slot).epoch;
+    return { unixTimestamp, epochStartTimestamp: sameEpoch ? parent.sysvars.clock.epochStartTimestamp : unixTimestamp };
+  }
+
+  private sysvarsFor(slot: number, times: { unixTimestamp: number; epochStartTimestamp: number }): Sysvars {
     const schedule = this.genesis.epochSchedule;
     const { epoch } = epochOf(schedule, slot);
     const recent = this.blockhashes.recent(slot - 1, MAX_SLOT_HASHES_ENTRIES);
     return {
-      clock: { slot, epochStartTimestamp: this.genesis.creationTime, epoch, leaderScheduleEpoch: epoch + 1, unixTimestamp },
+      clock: { slot, epochStartTimestamp: times.epochStartTimestamp, epoch, leaderScheduleEpoch: epoch + 1, unixTimestamp: times.unixTimestamp },
       rent: this.genesis.rent,
       epochSchedule: schedule,
       recentBlockhashes: recent.slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES).map((e) => ({ blockhash: e.blockhash, lamportsPerSignature: e.lamportsPerSignature })),

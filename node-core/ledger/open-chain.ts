@@ -8,6 +8,7 @@ import type { ProgramRegistry } from '../runtime/program.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store } from '../store/store.ts';
 import type { AccountsDb } from './bank.ts';
 import { BLOCKHASH_QUEUE_ENTRIES, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
+import { epochOf } from './epoch.ts';
 import { Chain, blockhashOf, type ChainParams, type SignatureStatus } from './chain.ts';
 import type { GenesisConfig } from './genesis-config.ts';
 
@@ -77,7 +78,10 @@ export async function openChain(p: OpenChainParams): Promise<Chain> {
   }
   const historyFrom = Math.max(0, meta.slot - SLOT_HISTORY_MAX_ENTRIES + 1);
   const blockSlots = await p.store.getBlockSlots(historyFrom, meta.slot, SLOT_HISTORY_MAX_ENTRIES);
-  const chain = new Chain({ ...p, accounts, meta, recentHeaders: headers, recentStatuses: statuses, blockSlots });
+  const epochFirstSlot = epochOf(p.genesis.epochSchedule, meta.slot).firstSlot;
+  const [epochFirstBlock] = epochFirstSlot === 0 ? [] : await p.store.getBlockSlots(epochFirstSlot, meta.slot, 1);
+  const epochStartTimestamp = epochFirstBlock === undefined ? undefined : (await p.store.getBlockHeader(epochFirstBlock))?.blockTime;
+  const chain = new Chain({ ...p, accounts, meta, recentHeaders: headers, recentStatuses: statuses, blockSlots, epochStartTimestamp });
   chain.firstAvailableSlot = (await p.store.firstAvailableSlot()) ?? 0;
   return chain;
 }
