@@ -1,6 +1,6 @@
 /**
  * The durable store on LMDB (lmdb-js). One environment, one named database per record kind, keys in
- * ordered-binary so `[address, slot, index]` and `[slot, index]` range-scan in ledger order.
+ * ordered-binary so `[slot, index]` range-scans in ledger order (the address index: lmdb-address-index.ts).
  *
  * Durability: lmdb-js defaults are kept (no noSync / noMetaSync / useWritemap / mapAsync). On
  * Linux and macOS that means overlappingSync. Commits use lmdb-js's own sync-write flags
@@ -14,13 +14,12 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
+import { DuplicateAddressIndex, KeyedAddressIndex, type AddressIndex } from './lmdb-address-index.ts';
 import {
-  addressEntrySignature,
   decodeAccount,
   decodeHeader,
   decodeTx,
   encodeAccount,
-  encodeAddressEntry,
   encodeHeader,
   encodeTx,
   HEADER_BLOCK_TIME,
@@ -45,7 +44,6 @@ import type {
 import { distinctKeys, signatureScan } from './store-query.ts';
 
 type TxKey = [number, number] | [number];
-type AddressKey = [Address, number, number] | [Address, number] | [Address];
 type ExtraRecordKey = [string, ...Array<string | number>];
 
 const extraRecordKey = (table: string, key: ExtraKey): ExtraRecordKey => (Array.isArray(key) ? [table, ...key] : [table, key as string | number]);
@@ -63,7 +61,8 @@ export class LmdbStore implements Store {
   private readonly blocks: Database<HeaderRecord, number>;
   private readonly txs: Database<TxRecord, TxKey>;
   private readonly sigs: Database<SigRecord, string>;
-  private readonly addrs: Database<AddressRecord, AddressKey>;
+  private readonly addrs: AddressIndex;
+  readonly addressIndexLayout: AddressIndexLayout;
   private readonly accounts: Database<AccountRecord, Address>;
   private readonly meta: Database<ChainMeta, string>;
   private readonly genesis: Database<unknown, string>;
@@ -71,11 +70,19 @@ export class LmdbStore implements Store {
   private readonly txnFlags: number;
   private closed: Promise<void> | null = null;
 
-  constructor(private readonly root: RootDatabase) {
+  constructor(
+    private readonly root: RootDatabase,
+    /** The address index layout a ledger without entries starts in ('keyed' only to test ledgers written before). */
+    newLedgerLayout: AddressIndexLayout = 'duplicates',
+  ) {
     this.blocks = root.openDB('blocks', {});
     this.txs = root.openDB('txs', {});
     this.sigs = root.openDB('sigs', {});
-    this.addrs = root.openDB('addr', {});
+    // A ledger with entries in the keyed layout keeps it; every other ledger uses duplicates.
+    const keyed = root.openDB<AddressRecord, [Address, number, number]>('addr', {});
+    const duplicates = DuplicateAddressIndex.open(root, this.sigs, this.txs as never);
+    this.addressIndexLayout = keyed.getKeysCount({ limit: 1 }) > 0 || (newLedgerLayout === 'keyed' && duplicates.isEmpty()) ? 'keyed' : 'duplicates';
+    this.addrs = this.addressIndexLayout === 'keyed' ? new KeyedAddressIndex(keyed as never) : duplicates;
     this.accounts = root.openDB('accounts', {});
     this.meta = root.openDB('meta', {});
     this.genesis = root.openDB('genesis', {});
@@ -111,8 +118,7 @@ export class LmdbStore implements Store {
       block.transactions.forEach((tx, index) => {
         this.txs.putSync([slot, index], encodeTx(tx));
         this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
-        const entry = encodeAddressEntry(tx);
-        for (const address of distinctKeys(tx.accountKeys)) this.addrs.putSync([address, slot, index], entry);
+        this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
       });
       for (const [address, account] of accounts) {
         if (account === null) this.accounts.removeSync(address);
@@ -163,22 +169,12 @@ export class LmdbStore implements Store {
   async getSignaturesForAddress(address: Address, query: SignatureQuery): Promise<AddressSignature[]> {
     const scan = signatureScan(query);
     if (!scan) return [];
-    const range = this.addrs.getRange({
-      start: [address, ...scan.upper] as AddressKey,
-      end: (scan.lower ? [address, ...scan.lower] : [address]) as AddressKey,
-      exclusiveStart: true,
-      reverse: true,
-      limit: scan.limit,
-    });
     const blockTimes = new Map<number, number | null>();
-    const out: AddressSignature[] = [];
-    for (const { key, value } of range) {
-      const [, slot, index] = key as [Address, number, number];
-      let blockTime = blockTimes.get(slot);
-      if (blockTime === undefined) blockTimes.set(slot, (blockTime = this.blockTime(slot)));
-      out.push({ signature: addressEntrySignature(value), slot, index, err: value[1], memo: value[2], blockTime });
-    }
-    return out;
+    return this.addrs.scan(address, scan).map((entry) => {
+      let blockTime = blockTimes.get(entry.slot);
+      if (blockTime === undefined) blockTimes.set(entry.slot, (blockTime = this.blockTime(entry.slot)));
+      return { ...entry, blockTime };
+    });
   }
 
   async getExtra(table: string, key: ExtraKey): Promise<unknown | null> {
@@ -246,9 +242,10 @@ export class LmdbStore implements Store {
     const txs = Array.from(this.txs.getRange({ start: [slot], end: [slot + 1] }));
     for (const { key, value } of txs) {
       const index = key[1]!;
-      const { signature, accountKeys } = decodeTx(value);
+      const tx = decodeTx(value);
+      const { signature, accountKeys } = tx;
       this.sigs.removeSync(signature);
-      for (const address of distinctKeys(accountKeys)) this.addrs.removeSync([address, slot, index]);
+      this.addrs.remove(distinctKeys(accountKeys), slot, index, tx);
       this.txs.removeSync(key);
       ops += 2 + accountKeys.length;
     }
@@ -257,8 +254,10 @@ export class LmdbStore implements Store {
   }
 }
 
-export async function openLmdbStore(dir: string): Promise<Store> {
+export type AddressIndexLayout = 'keyed' | 'duplicates';
+
+export async function openLmdbStore(dir: string, options: { newLedgerLayout?: AddressIndexLayout } = {}): Promise<LmdbStore> {
   // maxDbs leaves room for a few more named databases in later versions of the layout.
   const root = open({ path: dir, maxDbs: 16 });
-  return new LmdbStore(root);
+  return new LmdbStore(root, options.newLedgerLayout);
 }

@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Address } from '../../node-core/common/pubkey.ts';
 import type { Account } from '../../node-core/runtime/account.ts';
-import { openLmdbStore } from '../../node-core/store/lmdb-store.ts';
+import { openLmdbStore, type LmdbStore } from '../../node-core/store/lmdb-store.ts';
 import { MemoryStore } from '../../node-core/store/memory-store.ts';
 import type { AddressSignature, SignatureQuery, Store } from '../../node-core/store/store.ts';
 import {
@@ -51,6 +51,17 @@ const backends: Backend[] = [
     open: async () => {
       const dir = tempDir();
       const store = await openLmdbStore(dir);
+      assert.equal(store.addressIndexLayout, 'duplicates');
+      return { store, reopen: async () => openLmdbStore(dir) };
+    },
+  },
+  {
+    // A ledger written before the address index moved to LMDB duplicates: it keeps its layout when reopened.
+    name: 'lmdb, keyed address index',
+    open: async () => {
+      const dir = tempDir();
+      const store = await openLmdbStore(dir, { newLedgerLayout: 'keyed' });
+      assert.equal(store.addressIndexLayout, 'keyed');
       return { store, reopen: async () => openLmdbStore(dir) };
     },
   },
@@ -366,7 +377,7 @@ for (const backend of backends) {
         assert.equal((await store.getSignaturesForAddress(C, { limit: 10, maxSlot: 10 }))[0]!.index, 0);
       }));
 
-    if (backend.name === 'lmdb') {
+    if (backend.name.startsWith('lmdb')) {
       it('keeps everything across close and reopen', () =>
         withStore(backend, async (store, reopen) => {
           await store.writeGenesis({ g: 1 });
@@ -380,9 +391,14 @@ for (const backend of backends) {
           assert.deepEqual([...(again.loadAccounts() as Iterable<unknown>)], [[A, account(5, new Uint8Array([4, 5]))]]);
           assert.equal((await again.getSignaturesForAddress(B, { limit: 10, maxSlot: 10 })).length, 1);
           assert.equal(await again.getExtra('t', 1), 'x');
+          assert.equal((again as LmdbStore).addressIndexLayout, (store as LmdbStore).addressIndexLayout, 'the address index keeps its layout');
+          await again.commitSlot(slotCommit(2, [transaction(2, 0, [B])]));
+          assert.deepEqual((await again.getSignaturesForAddress(B, { limit: 10, maxSlot: 10 })).map((e) => e.slot), [2, 1]);
           return again;
         }));
+    }
 
+    if (backend.name === 'lmdb') {
       it('grows by about a header per empty slot', async () => {
         const dir = tempDir();
         const clock: Account = { ...account(1_169_280, new Uint8Array(40)), owner: address(7) };
@@ -396,6 +412,27 @@ for (const backend of backends) {
         await store.close();
         const perSlot = (fs.statSync(path.join(dir, 'data.mdb')).size - before) / 2000;
         assert.ok(perSlot < 160, `${perSlot} bytes per empty slot`);
+      });
+
+      it('keeps the address index pages full: a slot with one 5-key transaction costs well under half of the keyed layout\'s index', async () => {
+        const indexGrowth = async (layout: 'keyed' | 'duplicates') => {
+          const dir = tempDir();
+          const keys = [address(11), address(12), address(13), address(14), address(15)];
+          let store = await openLmdbStore(dir, { newLedgerLayout: layout });
+          const commit = (slot: number) => store.commitSlot(slotCommit(slot, [transaction(slot, 0, keys)]));
+          for (let slot = 1; slot <= 200; slot++) await commit(slot);
+          await store.close();
+          const before = fs.statSync(path.join(dir, 'data.mdb')).size;
+          store = await openLmdbStore(dir);
+          assert.equal(store.addressIndexLayout, layout);
+          for (let slot = 201; slot <= 3200; slot++) await commit(slot);
+          assert.equal((await store.getSignaturesForAddress(keys[2]!, { limit: 1000, maxSlot: 5000 })).length, 1000);
+          await store.close();
+          return (fs.statSync(path.join(dir, 'data.mdb')).size - before) / 3000;
+        };
+        const keyed = await indexGrowth('keyed');
+        const duplicates = await indexGrowth('duplicates');
+        assert.ok(duplicates < keyed - 500, `per slot: ${duplicates.toFixed(0)} bytes with duplicates, ${keyed.toFixed(0)} keyed`);
       });
 
       it('stays consistent when the writer is killed at any moment', { timeout: 120_000 }, async () => {
