@@ -89,6 +89,31 @@ describe('a validator staked at genesis that this node is not', () => {
     await page.context().close();
   });
 
+  test('the validators page shows both: stake shares, this node voting with every block made, the other delinquent with all its slots skipped', async () => {
+    const page = await newPage(browser);
+    await page.goto(node.explorerUrl);
+    await page.click('nav a:has-text("Validators")');
+    await waitForPage(page, 'validators');
+    const row = (identity: string) => page.locator(`[data-validators] tr[data-validator="${identity}"]`);
+    await row(other).waitFor();
+    const voteAccounts = (await rpc(node.rpcUrl, 'getVoteAccounts', [{ commitment: 'confirmed' }])).result;
+    assert.deepEqual(voteAccounts.delinquent.map((v: { nodePubkey: string }) => v.nodePubkey), [other]);
+    assert.equal(await row(other).getAttribute('data-delinquent'), 'true');
+    assert.equal(await row(self).getAttribute('data-delinquent'), 'false');
+    assert.match((await row(self).textContent()) ?? '', /this node/);
+    // About three quarters of the stake is the other validator's (1,500,000 of ~2,000,000 SOL).
+    assert.match((await row(other).locator('[data-stake]').textContent()) ?? '', /\(7\d\.\d%\)/);
+    assert.equal(await row(other).locator('[data-blocks]').textContent(), '0');
+    assert.equal(await row(other).locator('[data-skip-rate]').textContent(), '100.0%');
+    assert.ok(Number(await row(other).locator('[data-leader-slots]').textContent()) > 0);
+    assert.equal(await row(self).locator('[data-skip-rate]').textContent(), '0.0%');
+    const selfSlots = await row(self).locator('[data-leader-slots]').textContent();
+    assert.equal(await row(self).locator('[data-blocks]').textContent(), selfSlots);
+    await screenshot(page, 'validators');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('the Slot History sysvar\'s page lists the newest slots, skipped ones marked, as getBlocks has them', async () => {
     const page = await newPage(browser);
     await page.goto(`${node.explorerUrl}address/SysvarS1otHistory11111111111111111111111111`);

@@ -8,6 +8,8 @@ import { BridgeCheckError, checkEvmSpend, checkNativeSpend, depositInstructionDa
 import { evmHashesInLogs } from '../../renderer/src/lib/programs.ts';
 import { parseEvmInstruction } from '../../renderer/src/lib/evm-instruction.ts';
 import { decodeRevert } from '../../renderer/src/lib/revert.ts';
+import { newestSlots } from '../../renderer/src/lib/slot-history.ts';
+import { skipRate, validatorRows } from '../../renderer/src/lib/validators.ts';
 import { encodeEvmInstruction } from '../../node-core/evm/instruction.ts';
 import { depositInstructions } from '../../node-core/evm/deposit.ts';
 
@@ -124,5 +126,40 @@ describe('bridge', () => {
     assert.equal(decodeRevert('0x4e487b71' + '11'.padStart(64, '0')), 'Panic(0x11)');
     assert.equal(decodeRevert('0xdeadbeef'), null);
     assert.equal(decodeRevert(null), null);
+  });
+});
+
+describe('validators', () => {
+  const account = (vote: string, node: string, stake: number, credits: Array<[number, number, number]>) => ({
+    votePubkey: vote, nodePubkey: node, activatedStake: stake, commission: 10, lastVote: 90, rootSlot: 60, epochCredits: credits,
+  });
+  test('rows by stake with share, this epoch\'s credits, block production and the skip rate', () => {
+    const { rows, totalStake } = validatorRows(
+      { current: [account('V1', 'N1', 100, [[2, 50, 40], [3, 64, 50]])], delinquent: [account('V2', 'N2', 300, [[2, 7, 0]])] },
+      { N1: [8, 8], N2: [24, 0] },
+      3,
+      'N1',
+    );
+    assert.equal(totalStake, 400);
+    assert.deepEqual(rows.map((r) => [r.vote, r.share, r.credits, r.delinquent, r.thisNode, skipRate(r)]), [
+      ['V2', 0.75, 0, true, false, 1],
+      ['V1', 0.25, 14, false, true, 0],
+    ]);
+    assert.equal(skipRate({ leaderSlots: null, blocks: null }), null);
+    assert.deepEqual(validatorRows({ current: [], delinquent: [] }, {}, 0, null), { rows: [], totalStake: 0 });
+  });
+});
+
+describe('slot history', () => {
+  test('the newest slots, newest first, from the bits; none before slot 0', () => {
+    const bits = '1101' + '0'.repeat(60);
+    assert.deepEqual(newestSlots({ nextSlot: 4, bits }, 10), [
+      { slot: 3, block: true },
+      { slot: 2, block: false },
+      { slot: 1, block: true },
+      { slot: 0, block: true },
+    ]);
+    // Past the wrap: slot 64 + 1 sits at bit 1.
+    assert.deepEqual(newestSlots({ nextSlot: 66, bits }, 2), [{ slot: 65, block: true }, { slot: 64, block: true }]);
   });
 });

@@ -14,6 +14,7 @@ export type Route =
   | { page: 'evm-address'; address: string }
   | { page: 'evm-hash'; hash: string }
   | { page: 'dev-accounts' }
+  | { page: 'validators' }
   | { page: 'bridge' }
   | { page: 'networks' }
   | { page: 'not-found'; path: string };
@@ -31,6 +32,7 @@ export function matchRoute(path: string): Route {
   if ((m = /^\/evm\/address\/(0x[0-9a-fA-F]{40})$/.exec(p))) return { page: 'evm-address', address: m[1]!.toLowerCase() };
   if ((m = /^\/evm\/hash\/(0x[0-9a-fA-F]{64})$/.exec(p))) return { page: 'evm-hash', hash: m[1]!.toLowerCase() };
   if (p === '/dev') return { page: 'dev-accounts' };
+  if (p === '/validators') return { page: 'validators' };
   if (p === '/bridge') return { page: 'bridge' };
   if (p === '/networks') return { page: 'networks' };
   return { page: 'not-found', path };
