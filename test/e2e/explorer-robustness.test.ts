@@ -68,6 +68,7 @@ const PAGES = (k: Keys): [string, string][] => [
   [`evm/tx/${k.evmHash}`, 'evm-transaction'],
   [`evm/address/${k.evmAddress}`, 'evm-address'],
   ['dev', 'dev-accounts'],
+  ['validators', 'validators'],
   ['bridge', 'bridge'],
 ];
 

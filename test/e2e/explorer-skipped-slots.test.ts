@@ -105,7 +105,7 @@ describe('a validator staked at genesis that this node is not', () => {
     assert.match((await row(other).locator('[data-stake]').textContent()) ?? '', /\(7\d\.\d%\)/);
     assert.equal(await row(other).locator('[data-blocks]').textContent(), '0');
     assert.equal(await row(other).locator('[data-skip-rate]').textContent(), '100.0%');
-    assert.ok(Number(await row(other).locator('[data-leader-slots]').textContent()) > 0);
+    assert.ok(Number((await row(other).locator('[data-leader-slots]').textContent())!.replace(/,/g, '')) > 0);
     assert.equal(await row(self).locator('[data-skip-rate]').textContent(), '0.0%');
     const selfSlots = await row(self).locator('[data-leader-slots]').textContent();
     assert.equal(await row(self).locator('[data-blocks]').textContent(), selfSlots);
