@@ -114,6 +114,36 @@ describe('a validator staked at genesis that this node is not', () => {
     await page.context().close();
   });
 
+  test('stake and vote account pages read as a stake account and a vote account', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${node.explorerUrl}address/${stake}`);
+    await waitForPage(page, 'account');
+    await page.waitForSelector('[data-stake-state]:has-text("active")');
+    const activation = (await rpc(node.rpcUrl, 'getStakeActivation', [stake, { commitment: 'confirmed' }])).result;
+    assert.equal(activation.state, 'active');
+    assert.match((await page.textContent('[data-stake-active]')) ?? '', /^1,500,000 VLX$/);
+    assert.match((await page.textContent('[data-stake-delegated]')) ?? '', /^1,500,000 VLX$/);
+    assert.equal(await page.getAttribute('[data-stake-voter] a', 'href'), `/explorer/address/${vote}`);
+    await screenshot(page, 'stake-account');
+
+    await page.click('[data-stake-voter] a');
+    await waitForPage(page, 'account');
+    await page.waitForSelector('[data-vote-account]');
+    assert.equal(await page.getAttribute('[data-vote-node] a', 'href'), `/explorer/address/${other}`);
+    assert.equal(await page.textContent('[data-vote-commission]'), '0%');
+    assert.equal(await page.textContent('[data-vote-last]'), 'none', 'no node votes for it');
+
+    const own = (await rpc(node.rpcUrl, 'getVoteAccounts', [{ commitment: 'confirmed' }])).result.current[0].votePubkey as string;
+    await page.goto(`${node.explorerUrl}address/${own}`);
+    await waitForPage(page, 'account');
+    await page.waitForSelector('[data-vote-tower] a');
+    assert.equal(await page.getAttribute('[data-vote-node] a', 'href'), `/explorer/address/${self}`);
+    assert.match((await page.textContent('[data-vote-last]')) ?? '', /^[\d,]+$/);
+    await screenshot(page, 'vote-account');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test('the Slot History sysvar\'s page lists the newest slots, skipped ones marked, as getBlocks has them', async () => {
     const page = await newPage(browser);
     await page.goto(`${node.explorerUrl}address/SysvarS1otHistory11111111111111111111111111`);
