@@ -22,14 +22,16 @@ type Push = (value: unknown) => void;
 test('native: blocks confirmed between the first load and the first push are fetched; skipped slots are not', async () => {
   // Slot 8 is skipped: block 9's parent is 7.
   const parents = new Map([[0, 0], [1, 0], [2, 1], [3, 2], [4, 3], [5, 4], [6, 5], [7, 6], [9, 7], [10, 9]]);
-  const block = (slot: number) => ({ parentSlot: parents.get(slot)!, blockhash: `hash${slot}`, blockTime: 1_700_000_000 + slot, signatures: [`sig${slot}`] });
+  const heights = new Map([...parents.keys()].map((slot, height) => [slot, height]));
+  const block = (slot: number) => ({ parentSlot: parents.get(slot)!, blockHeight: heights.get(slot)!, blockhash: `hash${slot}`, blockTime: 1_700_000_000 + slot, signatures: [`sig${slot}`] });
   let confirmed = 5;
   const rangesAsked: Array<[number, number]> = [];
   let push: Push | undefined;
   const answer = ([method, params]: Call): unknown => {
     switch (method) {
       case 'getSlot': return confirmed;
-      case 'getTransactionCount': case 'getBlockHeight': return confirmed;
+      case 'getTransactionCount': return [...parents.keys()].filter((s) => s > 0 && s <= confirmed).length;
+      case 'getBlockHeight': return heights.get(confirmed)!;
       case 'getFirstAvailableBlock': return 0;
       case 'getSupply': return { value: { total: 1, circulating: 1, nonCirculating: 0 } };
       case 'getRecentPerformanceSamples': return [];
@@ -52,15 +54,19 @@ test('native: blocks confirmed between the first load and the first push are fet
   try {
     await until(() => get(model.state).loaded, 'the first load');
     assert.deepEqual(get(model.state).blocks.map((b) => b.slot), [5, 4, 3, 2, 1, 0]);
+    assert.deepEqual([get(model.state).blockHeight, get(model.state).transactionCount], [5, 5]);
     // PubSub's first pushes come after slot 6 was confirmed.
     confirmed = 10;
     for (const slot of [7, 9, 10]) push!({ value: { slot, block: block(slot) } });
     assert.deepEqual(get(model.state).blocks.map((b) => b.slot), [10, 9, 7, 5, 4, 3, 2, 1, 0]);
+    // The counters follow the pushed blocks before the next poll (which then counts slot 6 too).
+    assert.deepEqual([get(model.state).blockHeight, get(model.state).transactionCount], [9, 8]);
     await until(() => get(model.state).blocks.some((b) => b.slot === 6), 'the missed block');
     const state = get(model.state);
     assert.deepEqual(state.blocks.map((b) => b.slot), [10, 9, 7, 6, 5, 4, 3, 2, 1, 0]);
     assert.deepEqual(state.txs.map((t) => t.signature).slice(0, 4), ['sig10', 'sig9', 'sig7', 'sig6']);
     assert.deepEqual(rangesAsked, [[0, 5], [6, 6]], 'only the hole was read, and never the skipped slot 8');
+    assert.deepEqual([state.blockHeight, state.transactionCount], [9, 9]);
   } finally {
     model.stop();
   }

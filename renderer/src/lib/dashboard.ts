@@ -44,6 +44,7 @@ const CATCH_UP_MS = 1_500;
 
 interface RpcBlock {
   parentSlot: number;
+  blockHeight?: number | null;
   blockhash: string;
   blockTime: number | null;
   signatures?: string[];
@@ -57,6 +58,8 @@ export class DashboardModel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
   private lastPush = 0;
+  /** The confirmed slot `transactionCount` was read at; newer blocks add their transactions to it. */
+  private countedSlot = Infinity;
 
   constructor(private readonly c: DashboardSource) {
     this.s = { blocks: [], txs: [], transactionCount: null, blockHeight: null, supply: null, samples: [], loaded: false, error: null, live: false };
@@ -96,6 +99,14 @@ export class DashboardModel {
     const txs: TxSummary[] = [];
     for (const b of fresh.sort((x, y) => y.slot - x.slot)) for (const sig of [...(b.signatures ?? [])].reverse()) txs.push({ signature: sig, slot: b.slot });
     this.s.txs = [...txs, ...this.s.txs].sort((a, b) => b.slot - a.slot).slice(0, MAX_TXS);
+    // The counters follow the blocks as they come, between two polls of the totals.
+    for (const b of [...fresh].sort((x, y) => x.slot - y.slot)) {
+      if (typeof b.blockHeight === 'number') this.s.blockHeight = Math.max(this.s.blockHeight ?? 0, b.blockHeight);
+      if (b.slot > this.countedSlot && this.s.transactionCount !== null) {
+        this.s.transactionCount += b.signatures?.length ?? 0;
+        this.countedSlot = b.slot;
+      }
+    }
   }
 
   /**
@@ -131,6 +142,7 @@ export class DashboardModel {
       ]),
     );
     this.s.transactionCount = count;
+    this.countedSlot = confirmed;
     this.s.blockHeight = height;
     return confirmed;
   }
