@@ -8,7 +8,7 @@
  * the middle of one shared tree and left its pages half empty, 1.3 KB per idle slot instead of 0.5.
  * A ledger written in that layout keeps it (read and written as before); only new ledgers take the new one.
  */
-import type { Database, RootDatabase } from 'lmdb';
+import type { Database, DatabaseOptions, RootDatabase } from 'lmdb';
 import { encodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { TransactionErrorValue } from '../runtime/errors.ts';
@@ -33,11 +33,11 @@ export interface AddressIndex {
   scan(address: Address, scan: SignatureScan): AddressEntry[];
 }
 
-type LegacyKey = [Address, number, number] | [Address, number] | [Address];
+export type KeyedAddressKey = [Address, number, number] | [Address, number] | [Address];
 
 /** The layout before: one key `[address, slot, index]` per entry, the value `[signature, err, memo]`. */
 export class KeyedAddressIndex implements AddressIndex {
-  constructor(private readonly db: Database<AddressRecord, LegacyKey>) {}
+  constructor(private readonly db: Database<AddressRecord, KeyedAddressKey>) {}
 
   add(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void {
     const entry = encodeAddressEntry(tx);
@@ -50,8 +50,8 @@ export class KeyedAddressIndex implements AddressIndex {
 
   scan(address: Address, scan: SignatureScan): AddressEntry[] {
     const range = this.db.getRange({
-      start: [address, ...scan.upper] as LegacyKey,
-      end: (scan.lower ? [address, ...scan.lower] : [address]) as LegacyKey,
+      start: [address, ...scan.upper] as KeyedAddressKey,
+      end: (scan.lower ? [address, ...scan.lower] : [address]) as KeyedAddressKey,
       exclusiveStart: true,
       reverse: true,
       limit: scan.limit,
@@ -63,6 +63,10 @@ export class KeyedAddressIndex implements AddressIndex {
     }
     return out;
   }
+}
+
+interface RecordReader<K, V> {
+  get(key: K): V | undefined;
 }
 
 const ENTRY_SIZE = 8 + 4 + 64 + 1;
@@ -98,14 +102,15 @@ export class DuplicateAddressIndex implements AddressIndex {
   constructor(
     private readonly db: Database<Uint8Array, Address>,
     /** Where an entry's error and memo are read back, when its flags say it has one (rare). */
-    private readonly sigs: Database<SigRecord, string>,
-    private readonly txs: Database<TxRecord, [number, number]>,
+    private readonly sigs: RecordReader<string, SigRecord>,
+    private readonly txs: RecordReader<[number, number], TxRecord>,
   ) {}
 
-  static open(root: RootDatabase, sigs: Database<SigRecord, string>, txs: Database<TxRecord, [number, number]>): DuplicateAddressIndex {
-    // lmdb-js reads values through the encoder into a shared buffer: decode copies out `end` bytes.
+  static open(root: RootDatabase, sigs: RecordReader<string, SigRecord>, txs: RecordReader<[number, number], TxRecord>): DuplicateAddressIndex {
+    // A custom encoder (an lmdb-js option its typings leave out) keeps values raw bytes, so value ranges
+    // compare bytes; lmdb-js reads values into a shared buffer, so decode copies out `end` bytes.
     const encoder = { encode: (v: Uint8Array) => v, decode: (b: Uint8Array, end: number) => b.slice(0, end) };
-    return new DuplicateAddressIndex(root.openDB('addr-dup', { dupSort: true, encoder } as never) as Database<Uint8Array, Address>, sigs, txs);
+    return new DuplicateAddressIndex(root.openDB<Uint8Array, Address>('addr-dup', { dupSort: true, encoder } as DatabaseOptions), sigs, txs);
   }
 
   isEmpty(): boolean {

@@ -14,7 +14,7 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
-import { DuplicateAddressIndex, KeyedAddressIndex, type AddressIndex } from './lmdb-address-index.ts';
+import { DuplicateAddressIndex, KeyedAddressIndex, type AddressIndex, type KeyedAddressKey } from './lmdb-address-index.ts';
 import {
   decodeAccount,
   decodeHeader,
@@ -79,10 +79,10 @@ export class LmdbStore implements Store {
     this.txs = root.openDB('txs', {});
     this.sigs = root.openDB('sigs', {});
     // A ledger with entries in the keyed layout keeps it; every other ledger uses duplicates.
-    const keyed = root.openDB<AddressRecord, [Address, number, number]>('addr', {});
-    const duplicates = DuplicateAddressIndex.open(root, this.sigs, this.txs as never);
+    const keyed = root.openDB<AddressRecord, KeyedAddressKey>('addr', {});
+    const duplicates = DuplicateAddressIndex.open(root, this.sigs, this.txs);
     this.addressIndexLayout = keyed.getKeysCount({ limit: 1 }) > 0 || (newLedgerLayout === 'keyed' && duplicates.isEmpty()) ? 'keyed' : 'duplicates';
-    this.addrs = this.addressIndexLayout === 'keyed' ? new KeyedAddressIndex(keyed as never) : duplicates;
+    this.addrs = this.addressIndexLayout === 'keyed' ? new KeyedAddressIndex(keyed) : duplicates;
     this.accounts = root.openDB('accounts', {});
     this.meta = root.openDB('meta', {});
     this.genesis = root.openDB('genesis', {});
