@@ -205,6 +205,34 @@ describe('explorer: native pages, status bar, dev accounts, search', { timeout: 
     await page.waitForSelector('[data-search-invalid]');
     assert.deepEqual(page.errors, []);
   });
+  test('the supply page: totals as getSupply has them, largest accounts filtered by circulation', async () => {
+    await page.goto(node.explorerUrl);
+    await waitForPage(page, 'dashboard');
+    await page.click('[data-supply-link]');
+    await waitForPage(page, 'supply');
+    const supply = (await rpc(node.rpcUrl, 'getSupply', [{ commitment: 'confirmed' }])).result.value;
+    const whole = (lamports: number) => Math.floor(lamports / 1e9).toLocaleString('en-US');
+    assert.equal((await page.textContent('[data-supply-total]'))!.trim(), `${whole(supply.total)} VLX`);
+    assert.equal(supply.nonCirculatingAccounts.length, 1, 'the bootstrap stake is set aside');
+    const bootstrapStake = supply.nonCirculatingAccounts[0] as string;
+    assert.equal((await rpc(node.rpcUrl, 'getAccountInfo', [bootstrapStake, { encoding: 'base64' }])).result.value.owner, 'Stake11111111111111111111111111111111111111');
+    const rows = '[data-largest] tbody tr';
+    await page.waitForSelector(`[data-largest-account="${bootstrapStake}"] .badge:has-text("non-circulating")`);
+
+    await page.selectOption('[data-largest-filter]', 'nonCirculating');
+    await waitFor(async () => (await page.locator(rows).count()) === 1, { what: 'one non-circulating account listed' });
+    assert.equal(await page.getAttribute(rows, 'data-largest-account'), bootstrapStake);
+
+    await page.selectOption('[data-largest-filter]', 'circulating');
+    await page.waitForSelector(`[data-largest-account="${bootstrapStake}"]`, { state: 'detached' });
+    const circulating = (await rpc(node.rpcUrl, 'getLargestAccounts', [{ commitment: 'confirmed', filter: 'circulating' }])).result.value.map((a: { address: string }) => a.address);
+    const shown = await page.locator(rows).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-largest-account')));
+    assert.equal(shown.length, circulating.length);
+    assert.equal(await page.locator(`${rows} .badge`).count(), 0);
+    await screenshot(page, 'supply');
+    assert.deepEqual(page.errors, []);
+  });
+
   test('the network switcher: a custom URL that does not answer shows so, and this node comes back', async () => {
     const [closedPort] = await freePorts(1);
     await page.goto(node.explorerUrl + 'networks');

@@ -15,6 +15,7 @@ export type Route =
   | { page: 'evm-hash'; hash: string }
   | { page: 'dev-accounts' }
   | { page: 'validators' }
+  | { page: 'supply' }
   | { page: 'bridge' }
   | { page: 'networks' }
   | { page: 'not-found'; path: string };
@@ -33,6 +34,7 @@ export function matchRoute(path: string): Route {
   if ((m = /^\/evm\/hash\/(0x[0-9a-fA-F]{64})$/.exec(p))) return { page: 'evm-hash', hash: m[1]!.toLowerCase() };
   if (p === '/dev') return { page: 'dev-accounts' };
   if (p === '/validators') return { page: 'validators' };
+  if (p === '/supply') return { page: 'supply' };
   if (p === '/bridge') return { page: 'bridge' };
   if (p === '/networks') return { page: 'networks' };
   return { page: 'not-found', path };
