@@ -69,6 +69,7 @@ const PAGES = (k: Keys): [string, string][] => [
   [`evm/address/${k.evmAddress}`, 'evm-address'],
   ['dev', 'dev-accounts'],
   ['validators', 'validators'],
+  ['supply', 'supply'],
   ['bridge', 'bridge'],
 ];
 
