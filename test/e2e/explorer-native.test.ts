@@ -160,6 +160,14 @@ describe('explorer: native pages, status bar, dev accounts, search', { timeout: 
     await search(page, String(slot));
     await waitForPage(page, 'block');
     assert.match(page.url(), new RegExp(`/explorer/block/${slot}$`));
+    // An idle block holds the validator's vote; "Hide votes" leaves it out.
+    const blockTxs = (await rpc(node.rpcUrl, 'getBlock', [slot, { transactionDetails: 'signatures', rewards: false, commitment: 'confirmed', maxSupportedTransactionVersion: 0 }])).result.signatures as string[];
+    await page.waitForSelector('[data-block-txs] tbody tr');
+    assert.equal(await page.locator('[data-block-txs] tbody tr').count(), blockTxs.length);
+    await page.check('[data-hide-votes]');
+    await page.waitForSelector('[data-votes-hidden]');
+    assert.equal(await page.locator('[data-block-txs] tbody tr').count(), blockTxs.length - 1);
+    await page.uncheck('[data-hide-votes]');
     await screenshot(page, 'block');
 
     await search(page, transferSig);

@@ -26,6 +26,7 @@ export const PROGRAM_NAMES: Record<string, string> = {
 
 export const programName = (id: string) => PROGRAM_NAMES[id] ?? null;
 export const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+export const VOTE_PROGRAM_ID = 'Vote111111111111111111111111111111111111111';
 
 /** The EVM transaction hashes a native transaction's logs name (`Program log: EVM transaction 0x…`). */
 export function evmHashesInLogs(logs: readonly string[] | null | undefined): string[] {
