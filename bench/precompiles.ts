@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Ed25519Program, Keypair as Web3Keypair, Secp256k1Program } from '@solana/web3.js';
-import { keccak256 } from '../node-core/evm/crypto.ts';
+import { keccak256 } from '../node-core/common/hash.ts';
 import { DEFAULT_RENT } from '../node-core/ledger/genesis-config.ts';
 import { newAccount, type Account } from '../node-core/runtime/account.ts';
 import { executeTransaction } from '../node-core/runtime/executor.ts';

@@ -10,7 +10,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft } from '@ethereumjs/util';
 import { Bloom } from '@ethereumjs/vm';
 import { BLOCK_GAS_LIMIT, COINBASE, EXTRA_DATA } from './constants.ts';
-import { keccak256 } from './crypto.ts';
+import { keccak256 } from '../common/hash.ts';
 import type { BlockEnv } from './machine.ts';
 import type { EvmBlockRecord, EvmTxRecord, Hex } from './records.ts';
 

@@ -1,30 +1,9 @@
 /**
- * secp256k1 public-key recovery on the native `secp256k1` addon (~30x @noble's in this machine's
- * measurements): sender recovery decides the EVM's throughput. Plugged into @ethereumjs through
- * Common's customCrypto, so transactions and the ecrecover precompile both use it.
+ * The crypto @ethereumjs is given through Common's customCrypto (sender recovery on the native
+ * secp256k1 addon, so transactions and the ecrecover precompile both use it), and EVM words.
  */
-import { createRequire } from 'node:module';
 import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
-
-interface KeccakHash {
-  update(data: Buffer): KeccakHash;
-  digest(): Buffer;
-}
-const createKeccakHash = createRequire(import.meta.url)('keccak') as (algorithm: 'keccak256') => KeccakHash;
-
-/**
- * keccak256 on the native `keccak` addon (3x @noble's on trie-node-sized inputs here); it falls back
- * to its own JS where no build exists. The state trie, transaction hashes and the VM use it.
- */
-export function keccak256(data: Uint8Array): Uint8Array {
-  const digest = createKeccakHash('keccak256').update(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest();
-  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
-}
-
-interface Secp256k1Native {
-  ecdsaRecover(signature: Uint8Array, recid: number, message: Uint8Array, compressed?: boolean): Uint8Array;
-}
-const secp256k1 = createRequire(import.meta.url)('secp256k1') as Secp256k1Native;
+import { ecdsaRecover } from '../common/secp256k1.ts';
 
 /** @ethereumjs's ecrecover contract: the 64-byte public key (no 0x04 prefix); throws on a bad signature. */
 export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
@@ -33,7 +12,7 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   const signature = new Uint8Array(64);
   signature.set(setLengthLeft(r, 32), 0);
   signature.set(setLengthLeft(s, 32), 32);
-  return secp256k1.ecdsaRecover(signature, Number(recovery), msgHash, false).subarray(1);
+  return ecdsaRecover(signature, Number(recovery), msgHash, false).subarray(1);
 }
 
 /** bigint → 32 big-endian bytes. */

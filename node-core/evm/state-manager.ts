@@ -5,7 +5,7 @@
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { Account, bytesToHex, type Address } from '@ethereumjs/util';
-import { keccak256 } from './crypto.ts';
+import { keccak256 } from '../common/hash.ts';
 import { EMPTY_BYTES, EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, EvmChanges, isEmptyCodeHash, layeredAccount, layeredCode, layeredStorage, newEvmAccount, type EvmAccount, type EvmStateSource } from './state.ts';
 
 

@@ -8,7 +8,7 @@ import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes, ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
 import { plainBytes } from '../store/lmdb-codec.ts';
-import { keccak256 } from './crypto.ts';
+import { keccak256 } from '../common/hash.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
 

@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { keccak256 } from './crypto.ts';
+import { keccak256 } from '../common/hash.ts';
 import type { Hex } from './records.ts';
 
 export interface DecodedTransaction {

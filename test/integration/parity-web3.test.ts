@@ -28,7 +28,7 @@ import {
 } from '@solana/web3.js';
 import { address, createSolanaRpc } from '@solana/kit';
 import WebSocket from 'ws';
-import { keccak256 } from '../../node-core/evm/crypto.ts';
+import { keccak256 } from '../../node-core/common/hash.ts';
 import { loadAccountFile } from '../../node-core/ledger/account-files.ts';
 import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
 import { freePorts, killLeftovers, runIsthmus, runToExit } from '../helpers/cli-process.ts';

@@ -5,7 +5,7 @@
  */
 import { createTx } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { keccak256 } from '../../evm/crypto.ts';
+import { keccak256 } from '../../common/hash.ts';
 import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, COINBASE } from '../../evm/constants.ts';
 import type { EvmBlockRecord, EvmTxRecord, Hex } from '../../evm/records.ts';
 import { TxRejected } from '../../evm/relay.ts';

@@ -4,8 +4,8 @@
  * followed by its recovery id, a 20-byte Ethereum address and a message. The address recovered from
  * keccak256(message) must equal the one given.
  */
-import { createRequire } from 'node:module';
-import { keccak256 } from '../../../evm/crypto.ts';
+import { keccak256 } from '../../../common/hash.ts';
+import { ecdsaRecover } from '../../../common/secp256k1.ts';
 import { PrecompileError, fail } from './errors.ts';
 import { dataSlice, readSecpOffsets } from './offsets.ts';
 
@@ -14,11 +14,6 @@ export const SECP256K1_PROGRAM_ID = 'KeccakSecp256k11111111111111111111111111111
 const OFFSETS_SIZE = 11;
 const SIGNATURE_SIZE = 64;
 const ETH_ADDRESS_SIZE = 20;
-
-interface Secp256k1Native {
-  ecdsaRecover(signature: Uint8Array, recid: number, message: Uint8Array, compressed?: boolean): Uint8Array;
-}
-const secp256k1 = createRequire(import.meta.url)('secp256k1') as Secp256k1Native;
 
 /** keccak256 of the 64-byte public key (without the 0x04 prefix), last 20 bytes. */
 export const ethAddressOf = (uncompressedKey: Uint8Array): Uint8Array => keccak256(uncompressedKey.subarray(uncompressedKey.length - 64)).subarray(12);
@@ -43,7 +38,7 @@ export function verifySecp256k1(data: Uint8Array, instructionDatas: readonly Uin
     const message = dataSlice(null, instructionDatas, o.messageInstructionIndex, o.messageDataOffset, o.messageDataSize, PrecompileError.InvalidSignature);
     let recovered: Uint8Array;
     try {
-      recovered = secp256k1.ecdsaRecover(signature, recoveryId, keccak256(message), false);
+      recovered = ecdsaRecover(signature, recoveryId, keccak256(message), false);
     } catch {
       return fail(PrecompileError.InvalidSignature);
     }
