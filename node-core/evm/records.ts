@@ -4,7 +4,6 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util';
-import { plainBytes } from '../store/lmdb-codec.ts';
 
 export const BLOCK_TABLE = 'evm-block';
 export const BLOCK_HASH_TABLE = 'evm-bhash';
@@ -62,7 +61,7 @@ export interface EvmBlockRecord {
 }
 
 const b = (h: Hex) => hexToBytes(h);
-const h = (v: Uint8Array): Hex => bytesToHex(plainBytes(v));
+const h = (v: Uint8Array): Hex => bytesToHex(v);
 
 type TxTuple = [Uint8Array, Uint8Array, Uint8Array, 0 | 1, 0 | 1, number, number, Uint8Array, Uint8Array | null, Array<[Uint8Array, Uint8Array[], Uint8Array]>, Uint8Array, string, number, number];
 
@@ -77,10 +76,10 @@ export function encodeTxRecord(r: EvmTxRecord): TxTuple {
 
 export function decodeTxRecord(t: TxTuple): EvmTxRecord {
   return {
-    hash: h(t[0]), raw: plainBytes(t[1]), from: h(t[2]), deposit: t[3] === 1, status: t[4], gasUsed: t[5], cumulativeGasUsed: t[6],
-    effectiveGasPrice: bytesToBigInt(plainBytes(t[7])), contractAddress: t[8] ? h(t[8]) : null,
+    hash: h(t[0]), raw: t[1], from: h(t[2]), deposit: t[3] === 1, status: t[4], gasUsed: t[5], cumulativeGasUsed: t[6],
+    effectiveGasPrice: bytesToBigInt(t[7]), contractAddress: t[8] ? h(t[8]) : null,
     logs: t[9].map(([address, topics, data]) => ({ address: h(address), topics: topics.map(h), data: h(data) })),
-    revertData: plainBytes(t[10]), nativeSignature: t[11], blockNumber: t[12], index: t[13],
+    revertData: t[10], nativeSignature: t[11], blockNumber: t[12], index: t[13],
   };
 }
 
@@ -95,8 +94,8 @@ export function encodeBlockRecord(r: EvmBlockRecord): BlockTuple {
 
 export function decodeBlockRecord(t: BlockTuple): EvmBlockRecord {
   return {
-    hash: h(t[0]), parentHash: h(t[1]), stateRoot: h(t[2]), transactionsRoot: h(t[3]), receiptsRoot: h(t[4]), logsBloom: plainBytes(t[5]),
-    gasUsed: t[6], timestamp: t[7], mixHash: h(t[8]), baseFeePerGas: bytesToBigInt(plainBytes(t[9])), size: t[10], nativeSlot: t[11],
+    hash: h(t[0]), parentHash: h(t[1]), stateRoot: h(t[2]), transactionsRoot: h(t[3]), receiptsRoot: h(t[4]), logsBloom: t[5],
+    gasUsed: t[6], timestamp: t[7], mixHash: h(t[8]), baseFeePerGas: bytesToBigInt(t[9]), size: t[10], nativeSlot: t[11],
     nativeBlockhash: t[12], transactions: t[13].map(h), number: t[14],
   };
 }
@@ -106,6 +105,6 @@ export const encodeAccountRecord = (a: { nonce: bigint; balance: bigint; codeHas
   RLP.encode([bigIntToUnpaddedBytes(a.nonce), bigIntToUnpaddedBytes(a.balance), a.codeHash]);
 
 export function decodeAccountRecord(v: Uint8Array): { nonce: bigint; balance: bigint; codeHash: Uint8Array } {
-  const [nonce, balance, codeHash] = RLP.decode(plainBytes(v)) as Uint8Array[];
+  const [nonce, balance, codeHash] = RLP.decode(v) as Uint8Array[];
   return { nonce: bytesToBigInt(nonce!), balance: bytesToBigInt(balance!), codeHash: codeHash! };
 }

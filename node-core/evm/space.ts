@@ -12,7 +12,6 @@ import { decodeBase58 } from '../common/base58.ts';
 import type { Bank } from '../ledger/bank.ts';
 import type { ExtensionSeal, ChainExtension } from '../ledger/chain-extension.ts';
 import type { Chain, Commitment } from '../ledger/chain.ts';
-import { plainBytes } from '../store/lmdb-codec.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { EvmBankLayer } from './bank-layer.ts';
 import { buildBlock } from './block-builder.ts';
@@ -125,9 +124,9 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
       const [address, slot] = key as [string, string];
       let slots = this.base.storageByAddress.get(address);
       if (!slots) this.base.storageByAddress.set(address, (slots = new Map()));
-      slots.set(slot, plainBytes(value as Uint8Array));
+      slots.set(slot, value as Uint8Array);
     }
-    for await (const [key, value] of this.store.scanExtras(CODE_TABLE)) this.base.codes.set(key as string, plainBytes(value as Uint8Array));
+    for await (const [key, value] of this.store.scanExtras(CODE_TABLE)) this.base.codes.set(key as string, value as Uint8Array);
   }
 
   attach(chain: Chain): void {
@@ -317,7 +316,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     const c = this.base.code(hash);
     if (c) return c;
     const stored = await this.store.getExtra(CODE_TABLE, hash);
-    return stored ? plainBytes(stored as Uint8Array) : undefined;
+    return (stored as Uint8Array | null) ?? undefined;
   }
 
   /** Reads for the RPC at a commitment: a bank layer (synchronous). */

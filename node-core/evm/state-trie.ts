@@ -7,7 +7,6 @@
 import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes, ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
-import { plainBytes } from '../store/lmdb-codec.ts';
 import { keccak256 } from '../common/hash.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
@@ -27,8 +26,7 @@ class StoreNodeDb implements DB<string, string | Uint8Array> {
   async get(key: string): Promise<Uint8Array | undefined> {
     const pending = this.unwritten.get(key);
     if (pending) return pending;
-    const stored = (await this.store.getExtra(TRIE_TABLE, key)) as Uint8Array | null;
-    return stored ? plainBytes(stored) : undefined;
+    return ((await this.store.getExtra(TRIE_TABLE, key)) as Uint8Array | null) ?? undefined;
   }
 
   async put(key: string, value: string | Uint8Array): Promise<void> {
@@ -90,7 +88,7 @@ export class EvmStateTrie {
     const trie = await createMPT({ db, useKeyHashing: true, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes, cacheSize: NODE_CACHE });
     if (stateRoot) trie.root(stateRoot);
     const roots = new Map<string, Uint8Array>();
-    for await (const [key, value] of store.scanExtras(STORAGE_ROOT_TABLE)) roots.set(key as string, plainBytes(value as Uint8Array));
+    for await (const [key, value] of store.scanExtras(STORAGE_ROOT_TABLE)) roots.set(key as string, value as Uint8Array);
     return new EvmStateTrie(trie, db, roots);
   }
 

@@ -23,6 +23,7 @@ import {
   encodeHeader,
   encodeTx,
   HEADER_BLOCK_TIME,
+  plainBytes,
   type AccountRecord,
   type AddressRecord,
   type HeaderRecord,
@@ -178,7 +179,8 @@ export class LmdbStore implements Store {
   }
 
   async getExtra(table: string, key: ExtraKey): Promise<unknown | null> {
-    return this.extras.get(extraRecordKey(table, key)) ?? null;
+    const value = this.extras.get(extraRecordKey(table, key));
+    return value === undefined ? null : plainRecord(value);
   }
 
   *scanExtras(table: string, range: ExtraRange = {}): Iterable<[ExtraKey, unknown]> {
@@ -188,7 +190,7 @@ export class LmdbStore implements Store {
     const entries = this.extras.getRange(range.reverse ? { start: high, end: low, reverse: true, limit: range.limit } : { start: low, end: high, limit: range.limit });
     for (const { key, value } of entries) {
       if (key.length === 1) continue; // [table] itself is never a record key
-      yield [key.length === 2 ? key[1]! : key.slice(1), value];
+      yield [key.length === 2 ? key[1]! : key.slice(1), plainRecord(value)];
     }
   }
 
@@ -260,4 +262,12 @@ export async function openLmdbStore(dir: string, options: { newLedgerLayout?: Ad
   // maxDbs leaves room for a few more named databases in later versions of the layout.
   const root = open({ path: dir, maxDbs: 16 });
   return new LmdbStore(root, options.newLedgerLayout);
+}
+
+/** An extension's record as the Store promises it: every byte string (at any depth of its tuples) a plain Uint8Array. */
+function plainRecord(value: unknown): unknown {
+  if (value instanceof Uint8Array) return plainBytes(value);
+  if (!Array.isArray(value)) return value;
+  for (let i = 0; i < value.length; i++) value[i] = plainRecord(value[i]);
+  return value;
 }

@@ -144,8 +144,9 @@ export interface Store {
   /** Where a signature sits, without reading the transaction. */
   getSignatureLocation(signature: string): Promise<{ slot: number; index: number; err: TransactionErrorValue | null } | null>;
   getSignaturesForAddress(address: Address, query: SignatureQuery): Promise<AddressSignature[]>;
+  /** An extension's record as written; byte strings in it come back as plain Uint8Arrays (never a backend's Buffer). */
   getExtra(table: string, key: ExtraKey): Promise<unknown | null>;
-  /** An extension's records in key order, within `range` (keys of one type per table). */
+  /** An extension's records in key order, within `range` (keys of one type per table), read back as getExtra's. */
   scanExtras(table: string, range?: ExtraRange): Iterable<[ExtraKey, unknown]> | AsyncIterable<[ExtraKey, unknown]>;
   /** Lowest slot with a stored block, or null when there is none. */
   firstAvailableSlot(): Promise<number | null>;

@@ -125,6 +125,17 @@ for (const backend of backends) {
         assert.equal(await store.getExtra('evm', '5'), 'five');
       }));
 
+    it('gives byte strings in extension records back as plain Uint8Arrays, at any depth', () =>
+      withStore(backend, async (store) => {
+        const record = [new Uint8Array([1, 2]), [new Uint8Array([3]), [new Uint8Array([4, 5, 6])]], 7];
+        await store.commitSlot(slotCommit(1, [], { extras: [{ table: 'bytes', key: 1, value: record }] }));
+        const plain = (v: unknown): boolean => (Array.isArray(v) ? v.every(plain) : !(v instanceof Uint8Array) || v.constructor === Uint8Array);
+        const read = await store.getExtra('bytes', 1);
+        assert.deepEqual(read, record);
+        assert.ok(plain(read), 'getExtra');
+        for await (const [, value] of store.scanExtras('bytes')) assert.ok(plain(value), 'scanExtras');
+      }));
+
     it('scans an extension table in key order, forward and reverse, with bounds and limits', () =>
       withStore(backend, async (store) => {
         const keys: Array<string | number | Array<string | number>> = [['zz', 10], 'a', 7, ['zz', 3], ['ab', 1], 5, 'b'];
