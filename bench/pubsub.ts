@@ -24,7 +24,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import WebSocket from 'ws';
 import { keypairFromSeed } from '../node-core/keys/keypair.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
-import { DEFAULT_OPTIONS } from '../node-core/server/options.ts';
+import { DEFAULT_OPTIONS } from '../node-core/node/options.ts';
 
 const CONNECTIONS = 100;
 const SLOT_SUBS_PER_CONNECTION = 10;
@@ -198,7 +198,7 @@ async function main(): Promise<void> {
     commitment: values.commitment as Config['commitment'],
     slotMs: Number(values['slot-ms']),
   };
-  const { startNode } = await import('../node-core/server/start.ts');
+  const { startNode } = await import('../node-core/node/start.ts');
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-pubsub-'));
   const node = await startNode({
     ...DEFAULT_OPTIONS,

@@ -6,8 +6,8 @@
  * ledger in use) shows a page in the window with the way out. Quitting waits until the node has
  * stopped and flushed its store.
  */
-import type { RunningNode } from '../node-core/server/start.ts';
-import type { NodeOptions } from '../node-core/server/options.ts';
+import type { RunningNode } from '../node-core/node/start.ts';
+import type { NodeOptions } from '../node-core/node/options.ts';
 import {
   decideNavigation,
   explorerUrlOf,

@@ -5,7 +5,7 @@
  * security policy added to the node's responses.
  */
 
-import { EXPLORER_CSP, EXPLORER_PATH } from '../node-core/server/explorer-static.ts';
+import { EXPLORER_CSP, EXPLORER_PATH } from '../node-core/transport/explorer-static.ts';
 
 export { EXPLORER_PATH };
 
@@ -95,7 +95,7 @@ const wsOf = (httpUrl: string): string => httpUrl.replace(/^http/, 'ws');
 
 /**
  * The policy the desktop adds to the node's responses (enforced together with the one the node's
- * explorer route sends): the explorer's own policy (node-core/server/explorer-static.ts), with the
+ * explorer route sends): the explorer's own policy (node-core/transport/explorer-static.ts), with the
  * node's endpoints named in connect-src beside the other networks its switcher may be pointed at.
  */
 export function desktopCsp(node: NodeUrls): string {

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import electron from 'electron';
 import { defaultLedgerDir } from '../node-core/common/data-dir.ts';
-import { startNode } from '../node-core/server/start.ts';
-import { DEFAULT_OPTIONS } from '../node-core/server/options.ts';
+import { startNode } from '../node-core/node/start.ts';
+import { DEFAULT_OPTIONS } from '../node-core/node/options.ts';
 import { runDesktop, type ElectronLike } from './desktop.ts';
 
 const { app, BrowserWindow, session, shell, ipcMain } = electron;

@@ -5,7 +5,7 @@
  * `data-desktop-action` the preload wires to the main process.
  */
 import { LedgerLockedError } from '../node-core/ledger/ledger-lock.ts';
-import { PortInUseError } from '../node-core/server/http.ts';
+import { PortInUseError } from '../node-core/transport/listen.ts';
 
 /** Actions a shell page's buttons may ask of the main process. */
 export const SHELL_ACTIONS = ['use-free-ports', 'retry', 'quit'] as const;

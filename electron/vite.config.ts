@@ -4,7 +4,7 @@
  * import resolved from node_modules at run time, electron included, so native addons (lmdb, keccak,
  * secp256k1) and wasm load exactly as they do for the CLI.
  *
- * The bundle sits two folders below the project root, as node-core/server/ does, so the node core's
+ * The bundle sits two folders below the project root, as node-core/node/ and node-core/transport/ do, so the node core's
  * paths relative to its own module (../../package.json for the version, ../../renderer/dist for the
  * explorer) name the same files from the bundle.
  */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-// Served by the node at /explorer/ (node-core/server/explorer-static.ts) and loaded by the Electron window.
+// Served by the node at /explorer/ (node-core/transport/explorer-static.ts) and loaded by the Electron window.
 export default defineConfig({
   root,
   base: '/explorer/',

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultLedgerDir } from '../common/data-dir.ts';
 import { normalizeMnemonic, validateMnemonic } from '../keys/mnemonic.ts';
-import { DEFAULT_OPTIONS, type NodeOptions } from '../server/options.ts';
+import { DEFAULT_OPTIONS, type NodeOptions } from '../node/options.ts';
 import { CHAIN_IDS, type NetworkName } from '../evm/constants.ts';
 import { AccountFileError, loadAccountDir, loadAccountFile } from '../ledger/account-files.ts';
 

@@ -1,10 +1,11 @@
 /** The `isthmus` command: parses the command line, starts the node, prints where to reach it. */
 import { LAMPORTS_PER_SOL } from '../ledger/genesis.ts';
-import { PortInUseError } from '../server/http.ts';
+import { PortInUseError } from '../transport/listen.ts';
 import { LedgerLockedError } from '../ledger/ledger-lock.ts';
 import { LedgerStateError } from '../ledger/open-chain.ts';
-import { LedgerError, startNode, type RunningNode } from '../server/start.ts';
-import type { NodeOptions } from '../server/options.ts';
+import { LedgerError } from '../ledger/ledger-folder.ts';
+import { startNode, type RunningNode } from '../node/start.ts';
+import type { NodeOptions } from '../node/options.ts';
 import { parseCommandLine } from './args.ts';
 import { runEvmCommand } from './evm-command.ts';
 

@@ -4,31 +4,47 @@
  * state trie, and EVM block 0.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { NATIVE_LOADER_ID } from '../common/pubkey.ts';
-import type { GenesisAccount } from '../ledger/genesis-config.ts';
+import { NATIVE_LOADER_ID, SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
+import type { EvmKey } from '../keys/evm-keys.ts';
+import type { ExtensionGenesisSection } from '../ledger/chain-extension.ts';
+import type { GenesisAccount, GenesisConfig } from '../ledger/genesis-config.ts';
 import { minimumBalanceForRentExemption, type RentConfig } from '../runtime/account.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { buildBlock } from './block-builder.ts';
 import { BASE_FEE_PER_GAS, EVM_PROGRAM_ID, EVM_STATE_DATA, EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
 import { createEvmCommon } from './machine.ts';
 import { ACCOUNT_TABLE, BLOCK_HASH_TABLE, BLOCK_TABLE, encodeAccountRecord, encodeBlockRecord, type Hex } from './records.ts';
+import { EVM_EXTENSION } from './program.ts';
 import type { EvmSpaceMeta } from './space.ts';
 import { EvmChanges, newEvmAccount } from './state.ts';
 import { EvmStateTrie } from './state-trie.ts';
 
-/** The EVM part of the genesis record. */
+/** The EVM part of the genesis record (its `evm` section). */
 export interface EvmGenesis {
   chainId: number;
   /** Funded accounts: address and balance in lamports (whole lamports, so the backing is exact). */
   accounts: Array<{ address: Hex; lamports: number }>;
-  /** The native key that relays eth_sendRawTransaction into native transactions. */
-  bridge: string;
+  /** The native key that relays eth_sendRawTransaction into native transactions (`bridge` in ledgers made before the name changed; neither is read back). */
+  relayer?: Address;
 }
+
+/** The relayer's native balance at genesis: it signs and pays the native transactions that carry EVM ones. */
+const RELAYER_LAMPORTS = 1_000_000_000_000;
 
 const base64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
+/** The EVM space's section of a new genesis: the funded dev accounts, and the native accounts it needs. */
+export function evmGenesisSection(p: { chainId: number; devAccounts: readonly EvmKey[]; devAccountLamports: number; relayer: Address; rent: RentConfig }): ExtensionGenesisSection {
+  const section: EvmGenesis = { chainId: p.chainId, accounts: p.devAccounts.map((k) => ({ address: k.address, lamports: p.devAccountLamports })), relayer: p.relayer };
+  const relayer: GenesisAccount = { address: p.relayer, lamports: RELAYER_LAMPORTS, owner: SYSTEM_PROGRAM_ID, data: '', executable: false };
+  return { name: EVM_EXTENSION, section, accounts: [relayer, ...evmGenesisAccounts(section, p.rent)] };
+}
+
+/** A ledger's EVM section; undefined for ledgers made before the EVM space existed. */
+export const evmGenesisOf = (config: GenesisConfig): EvmGenesis | undefined => config[EVM_EXTENSION] as EvmGenesis | undefined;
+
 /** The native accounts the EVM space needs at genesis. */
-export function evmGenesisAccounts(evm: EvmGenesis, rent: RentConfig): GenesisAccount[] {
+function evmGenesisAccounts(evm: EvmGenesis, rent: RentConfig): GenesisAccount[] {
   const backing = evm.accounts.reduce((n, a) => n + a.lamports, 0);
   return [
     // Velas's program account: native_loader::create_loadable_account("Evm Processor", 1).

@@ -3,8 +3,8 @@
  * transaction (in geth's words, which ethers and viem recognize), a pool per sender that holds
  * transactions with future nonces until the gap closes (and refuses underpriced replacements), and
  * the wrapping of each ready transaction into native transactions signed and paid by the node's
- * bridge key: one EvmTransaction when it fits a 1,232-byte packet, else the big-transaction flow
- * (a storage account written in chunks, then executed).
+ * relayer key (evm/relayer-key.ts): one EvmTransaction when it fits a 1,232-byte packet, else the
+ * big-transaction flow (a storage account written in chunks, then executed).
  */
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -59,7 +59,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   constructor(
     private readonly chain: Chain,
     private readonly space: EvmSpace,
-    private readonly bridge: Keypair,
+    private readonly relayer: Keypair,
   ) {
     super();
     // Once the native transaction ran, the EVM one is no longer on its way; if it failed (or the
@@ -172,14 +172,14 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     for (const t of txs) this.chain.submit(t);
   }
 
-  /** The native transactions that carry `decoded` (signed by the bridge key). */
+  /** The native transactions that carry `decoded` (signed by the relayer key). */
   wrap(decoded: DecodedTransaction): Transaction[] {
     const blockhash = this.chain.latestBlockhash('processed').blockhash;
     const recipients = this.withdrawalRecipients(decoded.tx);
     const evmIx = (ix: EvmInstruction, accounts: InstructionSpec['accounts']): InstructionSpec => ({ programId: EVM_PROGRAM_ID, accounts, data: encodeEvmInstruction(ix) });
     const extra = recipients.map((key) => ({ key, writable: true }));
-    const single = compileMessage(this.bridge.address, [evmIx({ kind: 'transaction', raw: decoded.raw }, [{ key: EVM_STATE_ID, writable: true }, { key: this.bridge.address, signer: true, writable: true }, ...extra])], blockhash);
-    if (wireLength(single) <= PACKET_DATA_SIZE) return [signTransaction(single, [this.bridge])];
+    const single = compileMessage(this.relayer.address, [evmIx({ kind: 'transaction', raw: decoded.raw }, [{ key: EVM_STATE_ID, writable: true }, { key: this.relayer.address, signer: true, writable: true }, ...extra])], blockhash);
+    if (wireLength(single) <= PACKET_DATA_SIZE) return [signTransaction(single, [this.relayer])];
 
     const storage = generateKeypair();
     const size = decoded.raw.length;
@@ -187,15 +187,15 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const storageAccounts = [{ key: EVM_STATE_ID, writable: true }, { key: storage.address, signer: true, writable: true }];
     const createAccount: InstructionSpec = {
       programId: SYSTEM_PROGRAM_ID,
-      accounts: [{ key: this.bridge.address, signer: true, writable: true }, { key: storage.address, signer: true, writable: true }],
+      accounts: [{ key: this.relayer.address, signer: true, writable: true }, { key: storage.address, signer: true, writable: true }],
       data: new ByteWriter(52).u32(0).u64(rent).u64(size).bytes(addressBytes(EVM_PROGRAM_ID)).finish(),
     };
-    const signed = (ixs: InstructionSpec[]) => signTransaction(compileMessage(this.bridge.address, ixs, blockhash), [this.bridge, storage]);
+    const signed = (ixs: InstructionSpec[]) => signTransaction(compileMessage(this.relayer.address, ixs, blockhash), [this.relayer, storage]);
     const out = [signed([createAccount, evmIx({ kind: 'allocate', size: BigInt(size) }, storageAccounts)])];
     for (let offset = 0; offset < size; offset += CHUNK_SIZE) {
       out.push(signed([evmIx({ kind: 'write', offset: BigInt(offset), data: decoded.raw.subarray(offset, offset + CHUNK_SIZE) }, storageAccounts)]));
     }
-    out.push(signed([evmIx({ kind: 'execute' }, [...storageAccounts, { key: this.bridge.address, writable: true }, ...extra])]));
+    out.push(signed([evmIx({ kind: 'execute' }, [...storageAccounts, { key: this.relayer.address, writable: true }, ...extra])]));
     return out;
   }
 
@@ -203,7 +203,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   private withdrawalRecipients(tx: TypedTransaction): string[] {
     if (tx.to?.toString() !== BRIDGE_ADDRESS) return [];
     const recipient = transferToNativeRecipient(tx.data);
-    return recipient && recipient !== EVM_STATE_ID && recipient !== this.bridge.address ? [recipient] : [];
+    return recipient && recipient !== EVM_STATE_ID && recipient !== this.relayer.address ? [recipient] : [];
   }
 
   /** Transactions waiting for a nonce gap, for eth_getTransactionCount's and txpool's view. */

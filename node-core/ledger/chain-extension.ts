@@ -5,6 +5,24 @@
  */
 import type { SlotCommit } from '../store/store.ts';
 import type { Bank } from './bank.ts';
+import type { GenesisAccount } from './genesis-config.ts';
+
+/** What an extension adds to a new ledger's genesis record (hashed into the genesis hash). */
+export interface ExtensionGenesisSection {
+  /** The extension's name: its section of the genesis record is kept under it. */
+  name: string;
+  section: unknown;
+  /** Native accounts the extension needs from genesis on (its program and state accounts). */
+  accounts: GenesisAccount[];
+}
+
+/** What an extension writes into slot 0's commit, once the genesis hash is known. */
+export interface ExtensionGenesisRecords {
+  name: string;
+  extras: NonNullable<SlotCommit['extras']>;
+  /** Its counters after slot 0 (kept in ChainMeta.extensions under its name). */
+  meta: unknown;
+}
 
 export interface ExtensionSeal {
   /** Records written in the slot's commit. */

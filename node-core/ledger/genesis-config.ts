@@ -2,7 +2,6 @@
 import type { Address } from '../common/pubkey.ts';
 import type { RentConfig } from '../runtime/account.ts';
 import type { EpochSchedule } from '../runtime/sysvars.ts';
-import type { EvmGenesis } from '../evm/genesis.ts';
 
 export interface FeeRateGovernor {
   burnPercent: number;
@@ -46,8 +45,11 @@ export interface GenesisConfig {
   slotMs: number;
   ticksPerSlot: number;
   accounts: GenesisAccount[];
-  /** The EVM space (absent in ledgers made before it existed). */
-  evm?: EvmGenesis;
+  /**
+   * The sections that extensions (chain-extension.ts) add under their own names, opaque to the
+   * ledger: the EVM space's is `evm` (absent in ledgers made before it existed).
+   */
+  readonly [section: string]: unknown;
 }
 
 /** Solana's defaults (sdk fee_calculator.rs, rent.rs, inflation.rs). */

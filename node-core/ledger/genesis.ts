@@ -1,7 +1,8 @@
 /**
  * Makes a ledger's genesis once: keypair files for the faucet, the validator identity and its vote
- * and stake accounts; ten dev accounts from a BIP39 mnemonic; the builtin program accounts; and the
- * rent, fee, epoch and inflation settings. The genesis hash is the SHA-256 of the genesis record.
+ * and stake accounts; ten dev accounts from a BIP39 mnemonic; the builtin program accounts; the rent,
+ * fee, epoch and inflation settings; and what extensions add (the EVM space's section and accounts).
+ * The genesis hash is the SHA-256 of the genesis record.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,9 +22,6 @@ import {
 } from '../common/pubkey.ts';
 import { generateKeypair, readKeypairFile, writeKeypairFile, type Keypair } from '../keys/keypair.ts';
 import { deriveDevKeypairs, generateMnemonic } from '../keys/mnemonic.ts';
-import { deriveEvmKeys, type EvmKey } from '../keys/evm-keys.ts';
-import { evmGenesisAccounts } from '../evm/genesis.ts';
-import { CHAIN_IDS } from '../evm/constants.ts';
 import { minimumBalanceForRentExemption, type Account } from '../runtime/account.ts';
 import { PRECOMPILE_IDS } from '../runtime/programs/precompiles/index.ts';
 import { fixedEpochSchedule } from './epoch.ts';
@@ -31,6 +29,7 @@ import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../runtime/programs/address-loo
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
 import { emptyStakeHistoryData, stakeConfigData, stakeStateData, voteStateData, STAKE_CONFIG_ID, STAKE_HISTORY_SIZE, STAKE_STATE_SIZE, VOTE_STATE_SIZE } from './genesis-accounts.ts';
 import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
+import type { ExtensionGenesisSection } from './chain-extension.ts';
 import {
   DEFAULT_FEE_RATE_GOVERNOR,
   DEFAULT_INFLATION,
@@ -52,7 +51,6 @@ export const ledgerFiles = (ledger: string) => ({
   vote: path.join(ledger, 'vote-account-keypair.json'),
   stake: path.join(ledger, 'stake-account-keypair.json'),
   mnemonic: path.join(ledger, 'dev-accounts-mnemonic.txt'),
-  evmBridge: path.join(ledger, 'evm-bridge-keypair.json'),
   store: path.join(ledger, 'store'),
   marker: path.join(ledger, 'isthmus-ledger.json'),
 });
@@ -63,8 +61,8 @@ export interface GenesisParams {
   slotMs: number;
   slotsPerEpoch: number;
   devAccountLamports: number;
-  /** The EVM space's chain id [default: devnet's]. */
-  evmChainId?: number;
+  /** The extensions' sections of the genesis record, with the native accounts each needs. */
+  extensions?: readonly ExtensionGenesisSection[];
   /** Accounts from files (--account): added to genesis, in place of a genesis account at the same address. */
   extraAccounts?: ReadonlyArray<{ address: string; account: Account }>;
 }
@@ -77,13 +75,7 @@ export interface LedgerKeys {
   identity: Keypair;
   mnemonic: string;
   devAccounts: Keypair[];
-  /** The EVM dev accounts (m/44'/60'/0'/0/i of the same mnemonic). */
-  evmDevAccounts: EvmKey[];
-  /** Relays eth_sendRawTransaction into native transactions (signs and pays them). */
-  evmBridge: Keypair;
 }
-
-const EVM_BRIDGE_LAMPORTS = 1_000 * LAMPORTS_PER_SOL;
 
 const account = (address: string, lamports: number, owner: string, data: Uint8Array = new Uint8Array(0), executable = false): GenesisAccount => ({
   address,
@@ -105,9 +97,6 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
   const stake = generateKeypair();
   const mnemonic = p.mnemonic ?? generateMnemonic();
   const devAccounts = deriveDevKeypairs(mnemonic, DEV_ACCOUNT_COUNT);
-  const evmDevAccounts = deriveEvmKeys(mnemonic, DEV_ACCOUNT_COUNT);
-  const evmBridge = generateKeypair();
-  writeKeypairFile(files.evmBridge, evmBridge);
   writeKeypairFile(files.faucet, faucet);
   writeKeypairFile(files.identity, identity);
   writeKeypairFile(files.vote, vote);
@@ -145,10 +134,8 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
       stakeStateData({ rentExemptReserve: stakeReserve, authority: identity.address, voter: vote.address, stake: BOOTSTRAP_STAKE_LAMPORTS }),
     ),
     ...devAccounts.map((k) => account(k.address, p.devAccountLamports, SYSTEM_PROGRAM_ID)),
-    account(evmBridge.address, EVM_BRIDGE_LAMPORTS, SYSTEM_PROGRAM_ID),
   ];
-  const evm = { chainId: p.evmChainId ?? CHAIN_IDS.devnet, accounts: evmDevAccounts.map((k) => ({ address: k.address, lamports: p.devAccountLamports })), bridge: evmBridge.address };
-  accounts.push(...evmGenesisAccounts(evm, rent));
+  for (const ext of p.extensions ?? []) accounts.push(...ext.accounts);
   accounts.push(...precompileGenesisAccounts());
   for (const { address, account: a } of p.extraAccounts ?? []) {
     const entry: GenesisAccount = { ...account(address, a.lamports, a.owner, a.data, a.executable), rentEpoch: a.rentEpoch };
@@ -174,9 +161,9 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     slotMs: p.slotMs,
     ticksPerSlot: 64,
     accounts,
-    evm,
+    ...Object.fromEntries((p.extensions ?? []).map((ext) => [ext.name, ext.section])),
   };
-  return { config, keys: { faucet, identity, mnemonic, devAccounts, evmDevAccounts, evmBridge } };
+  return { config, keys: { faucet, identity, mnemonic, devAccounts } };
 }
 
 /** The keys of an existing ledger, read back from its files. */
@@ -188,7 +175,5 @@ export function readLedgerKeys(ledger: string, config: GenesisConfig): LedgerKey
     identity: readKeypairFile(files.identity),
     mnemonic,
     devAccounts: deriveDevKeypairs(mnemonic, config.devAccounts.length),
-    evmDevAccounts: deriveEvmKeys(mnemonic, config.evm?.accounts.length ?? 0),
-    evmBridge: readKeypairFile(files.evmBridge),
   };
 }

@@ -5,8 +5,9 @@
 import { markRentExempt } from '../runtime/account.ts';
 import { SLOT_HISTORY_MAX_ENTRIES } from '../runtime/sysvars.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
-import type { BlockHeader, ChainMeta, SlotCommit, Store } from '../store/store.ts';
+import type { BlockHeader, ChainMeta, Store } from '../store/store.ts';
 import type { AccountsDb } from './bank.ts';
+import type { ExtensionGenesisRecords } from './chain-extension.ts';
 import { BLOCKHASH_QUEUE_ENTRIES, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
 import { Chain, blockhashOf, type ChainParams, type SignatureStatus } from './chain.ts';
@@ -15,15 +16,8 @@ import type { GenesisConfig } from './genesis-config.ts';
 /** The blockhash of slot 0. */
 export const genesisBlockhash = (genesisHash: string): string => blockhashOf(genesisHash, 0, []);
 
-/** What an extension writes at genesis: its records in slot 0's commit and its counters. */
-export interface ExtensionGenesis {
-  name: string;
-  extras: NonNullable<SlotCommit['extras']>;
-  meta: unknown;
-}
-
 /** Writes the genesis record and slot 0 (the genesis accounts); returns the chain counters after it. */
-export async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string, extensions: ExtensionGenesis[] = []): Promise<ChainMeta> {
+export async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string, extensions: ExtensionGenesisRecords[] = []): Promise<ChainMeta> {
   const blockhash = genesisBlockhash(genesisHash);
   const meta: ChainMeta = {
     slot: 0,

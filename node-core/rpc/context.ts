@@ -1,10 +1,25 @@
 import type { Address } from '../common/pubkey.ts';
+import type { EvmKey } from '../keys/evm-keys.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import type { Chain, Commitment } from '../ledger/chain.ts';
 import { minContextSlotNotReached } from './errors.ts';
-import type { IsthmusNodeInfo } from './methods/isthmus.ts';
 import type { HealthStatus } from './health.ts';
-import type { KnownValidatorState } from '../server/known-validators.ts';
+import type { KnownValidatorState } from './known-validators.ts';
+
+/** The node's URLs, settings and dev accounts for the isthmus_* methods (set by startNode once it listens). */
+export interface IsthmusNodeInfo {
+  rpcUrl: string;
+  pubsubUrl: string;
+  evmRpcUrl: string;
+  evmChainId: number;
+  explorerUrl: string;
+  bindAddress: string;
+  slotMs: number;
+  rootDepth: number;
+  mnemonic: string;
+  devAccounts: readonly Keypair[];
+  evmDevAccounts: readonly EvmKey[];
+}
 
 /** What the RPC methods need of the running node. */
 export interface RpcContext {

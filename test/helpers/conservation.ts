@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { EVM_STATE_ID, WEI_PER_LAMPORT } from '../../node-core/evm/constants.ts';
 import { evmStateReserve } from '../../node-core/evm/genesis.ts';
-import type { RunningNode } from '../../node-core/server/start.ts';
+import type { RunningNode } from '../../node-core/node/start.ts';
 import { waitFor } from './node.ts';
 
 export async function checkValueConservation(node: RunningNode): Promise<{ native: number; evmWei: bigint }> {

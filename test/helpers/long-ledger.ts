@@ -19,8 +19,8 @@ import { MEMO_PROGRAM_ID, type Address } from '../../node-core/common/pubkey.ts'
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import type { Chain } from '../../node-core/ledger/chain.ts';
 import { compileMessage, signTransaction, type InstructionSpec } from '../../node-core/runtime/message-builder.ts';
-import { startNode } from '../../node-core/server/start.ts';
-import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/server/options.ts';
+import { startNode } from '../../node-core/node/start.ts';
+import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/node/options.ts';
 
 const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 /** Slots sealed between waits for the store, so unrooted banks and pending commits stay few. */

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startNode, type RunningNode } from '../../node-core/server/start.ts';
-import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/server/options.ts';
+import { startNode, type RunningNode } from '../../node-core/node/start.ts';
+import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/node/options.ts';
 
 export interface TestNode extends RunningNode {
   ledger: string;

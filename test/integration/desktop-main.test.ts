@@ -12,8 +12,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { DEFAULT_OPTIONS } from '../../node-core/server/options.ts';
-import { NODE_VERSION } from '../../node-core/server/start.ts';
+import { DEFAULT_OPTIONS } from '../../node-core/node/options.ts';
+import { NODE_VERSION } from '../../node-core/node/start.ts';
 import { ROOT } from '../helpers/cli-process.ts';
 import { rpc } from '../helpers/node.ts';
 

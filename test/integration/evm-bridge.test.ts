@@ -147,10 +147,10 @@ describe('the bridge between the spaces', () => {
 
     // A native transaction that does not carry the recipient: the precompile cannot credit it.
     const signed = await alice.signTransaction(await alice.populateTransaction({ to: BRIDGE_ADDRESS, data: bridge.interface.encodeFunctionData('transferToNative', [word]), value: parseEther('1'), gasLimit: 100_000 }));
-    const bridgeKey = node.keys.evmBridge;
+    const relayer = node.keys.evmRelayer;
     const wrapped = signTransaction(
-      compileMessage(bridgeKey.address, [{ programId: EVM_PROGRAM_ID, accounts: [{ key: EVM_STATE_ID, writable: true }, { key: bridgeKey.address, signer: true, writable: true }], data: encodeEvmInstruction({ kind: 'transaction', raw: Buffer.from(signed.slice(2), 'hex') }) }], node.chain.latestBlockhash('processed').blockhash),
-      [bridgeKey],
+      compileMessage(relayer.address, [{ programId: EVM_PROGRAM_ID, accounts: [{ key: EVM_STATE_ID, writable: true }, { key: relayer.address, signer: true, writable: true }], data: encodeEvmInstruction({ kind: 'transaction', raw: Buffer.from(signed.slice(2), 'hex') }) }], node.chain.latestBlockhash('processed').blockhash),
+      [relayer],
     );
     const sig = await connection.sendRawTransaction(wrapped.wire);
     await waitFor(async () => (await connection.getSignatureStatus(sig)).value?.confirmationStatus === 'confirmed', { what: 'the native transaction' });
@@ -185,10 +185,10 @@ describe('the bridge between the spaces', () => {
     await checkValueConservation(node);
     // A native transaction whose EVM transaction is invalid (a stale nonce): only the native fee is paid.
     const stale = await alice.signTransaction(await alice.populateTransaction({ to: alice.address, value: 1n, nonce: 0, gasLimit: 21000 }));
-    const bridgeKey = node.keys.evmBridge;
+    const relayer = node.keys.evmRelayer;
     const wrapped = signTransaction(
-      compileMessage(bridgeKey.address, [{ programId: EVM_PROGRAM_ID, accounts: [{ key: EVM_STATE_ID, writable: true }, { key: bridgeKey.address, signer: true, writable: true }], data: encodeEvmInstruction({ kind: 'transaction', raw: Buffer.from(stale.slice(2), 'hex') }) }], node.chain.latestBlockhash('processed').blockhash),
-      [bridgeKey],
+      compileMessage(relayer.address, [{ programId: EVM_PROGRAM_ID, accounts: [{ key: EVM_STATE_ID, writable: true }, { key: relayer.address, signer: true, writable: true }], data: encodeEvmInstruction({ kind: 'transaction', raw: Buffer.from(stale.slice(2), 'hex') }) }], node.chain.latestBlockhash('processed').blockhash),
+      [relayer],
     );
     const sig = await connection.sendRawTransaction(wrapped.wire, { skipPreflight: true });
     const status = await waitFor(async () => (await connection.getSignatureStatus(sig)).value, { what: 'the failed native transaction' });

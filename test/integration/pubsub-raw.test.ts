@@ -18,7 +18,7 @@ import {
 import bs58 from 'bs58';
 import { decompress } from 'fzstd';
 import WebSocket from 'ws';
-import { startPubsubServer, type PubsubServer } from '../../node-core/pubsub/server.ts';
+import { startPubsubEndpoint, type PubsubEndpoint } from '../../node-core/node/endpoints.ts';
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
 
 const SYSTEM = '11111111111111111111111111111111';
@@ -512,13 +512,13 @@ describe('requests and errors', () => {
 });
 
 describe('connections', () => {
-  let server: PubsubServer;
+  let server: PubsubEndpoint;
   let url: string;
   const log: string[] = [];
 
   before(async () => {
     // A second server on the same chain, to read its counts and use small bounds.
-    server = await startPubsubServer({
+    server = await startPubsubEndpoint({
       chain: node.chain,
       port: 0,
       host: '127.0.0.1',
@@ -573,7 +573,7 @@ describe('connections', () => {
     // Its own server: a reader that stops reading cannot answer pings either, and the fast
     // heartbeat above would drop it first.
     const slowLog: string[] = [];
-    const own = await startPubsubServer({
+    const own = await startPubsubEndpoint({
       chain: node.chain,
       port: 0,
       host: '127.0.0.1',

@@ -12,7 +12,7 @@ import { parseCommandLine } from '../../node-core/cli/args.ts';
 import { keypairFromSeed } from '../../node-core/keys/keypair.ts';
 import { AccountFileError, loadAccountDir, loadAccountFile, parseAccountFile } from '../../node-core/ledger/account-files.ts';
 import { RENT_EXEMPT_RENT_EPOCH } from '../../node-core/runtime/account.ts';
-import type { NodeOptions } from '../../node-core/server/options.ts';
+import type { NodeOptions } from '../../node-core/node/options.ts';
 import { thrownBy } from '../helpers/thrown.ts';
 
 const addr = (n: number) => keypairFromSeed(new Uint8Array(32).fill(n)).address;

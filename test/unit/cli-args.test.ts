@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { HELP_TEXT, parseCommandLine } from '../../node-core/cli/args.ts';
 import { defaultLedgerDir } from '../../node-core/common/data-dir.ts';
-import type { NodeOptions } from '../../node-core/server/options.ts';
+import type { NodeOptions } from '../../node-core/node/options.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 

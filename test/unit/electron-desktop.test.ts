@@ -14,9 +14,9 @@ import { runDesktop, type ElectronLike, type IpcEventLike, type PreventableEvent
 import { desktopCsp, VERSION_ARGUMENT } from '../../electron/hardening.ts';
 import { pageHtml } from '../../electron/pages.ts';
 import { LedgerLockedError } from '../../node-core/ledger/ledger-lock.ts';
-import { PortInUseError } from '../../node-core/server/http.ts';
-import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/server/options.ts';
-import { startNode, type RunningNode } from '../../node-core/server/start.ts';
+import { PortInUseError } from '../../node-core/transport/listen.ts';
+import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/node/options.ts';
+import { startNode, type RunningNode } from '../../node-core/node/start.ts';
 import { freePorts, killLeftovers, ROOT, runIsthmus, waitForRpc } from '../helpers/cli-process.ts';
 import { tempLedger } from '../helpers/node.ts';
 

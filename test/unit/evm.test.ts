@@ -7,7 +7,7 @@ import { decodeRevertReason, encodeRevertReason } from '../../node-core/evm/reve
 import { FlatStateManager } from '../../node-core/evm/state-manager.ts';
 import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../../node-core/evm/state.ts';
 import { parseTokenAmount, parseEvmCommand } from '../../node-core/cli/evm-command.ts';
-import { hostAllowed, hostName } from '../../node-core/server/host-check.ts';
+import { hostAllowed, hostName } from '../../node-core/transport/host-check.ts';
 import { cachedCall } from '../../node-core/rpc/eth/call-cache.ts';
 import { EXECUTION_ERROR } from '../../node-core/rpc/eth/call.ts';
 import { RpcError } from '../../node-core/rpc/errors.ts';

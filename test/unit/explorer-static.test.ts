@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createExplorerStatic, EXPLORER_CSP } from '../../node-core/server/explorer-static.ts';
+import { createExplorerStatic, EXPLORER_CSP } from '../../node-core/transport/explorer-static.ts';
 
 let dir: string;
 let server: http.Server;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import { after, test } from 'node:test';
-import { KnownValidators } from '../../node-core/server/known-validators.ts';
+import { KnownValidators } from '../../node-core/rpc/known-validators.ts';
 
 const servers: http.Server[] = [];
 after(() => {

@@ -2,9 +2,9 @@
 import { hexToBytes } from '@ethereumjs/util';
 import { Bloom } from '@ethereumjs/vm';
 import type { EvmBlockRecord, EvmLog, EvmTxRecord, Hex } from '../../evm/records.ts';
+import type { EvmSpace } from '../../evm/space.ts';
 import { RpcError } from '../errors.ts';
 import { SERVER_ERROR } from './call.ts';
-import type { EvmRpcContext } from './context.ts';
 import { formatLogs } from './format.ts';
 
 /** The most blocks one eth_getLogs may scan (blocks are sparse here: only slots with EVM transactions). */
@@ -50,13 +50,13 @@ export function blockLogs(block: EvmBlockRecord, txs: EvmTxRecord[], c: LogCrite
 }
 
 /** Logs in blocks [from, to] that match. */
-export async function rangeLogs(ctx: EvmRpcContext, from: number, to: number, c: LogCriteria): Promise<Record<string, unknown>[]> {
+export async function rangeLogs(space: EvmSpace, from: number, to: number, c: LogCriteria): Promise<Record<string, unknown>[]> {
   if (to - from + 1 > MAX_LOG_RANGE) throw new RpcError(-32005, `query exceeds the limit of ${MAX_LOG_RANGE} blocks: ask for a smaller range`);
   const out: Record<string, unknown>[] = [];
   for (let n = from; n <= to; n++) {
-    const block = await ctx.space.block(n);
+    const block = await space.block(n);
     if (!block || block.transactions.length === 0 || !bloomAllows(block, c)) continue;
-    out.push(...blockLogs(block, await ctx.space.blockTransactions(block), c));
+    out.push(...blockLogs(block, await space.blockTransactions(block), c));
   }
   return out;
 }

@@ -283,10 +283,10 @@ async function getLogs(ctx: EvmRpcContext, f: LogFilter) {
     if (f.fromBlock || f.toBlock) throw new RpcError(-32602, 'Invalid params: blockHash may not be used with fromBlock or toBlock');
     const block = await ctx.space.blockByHash(f.blockHash);
     if (!block) throw new RpcError(SERVER_ERROR, 'unknown block');
-    return rangeLogs(ctx, block.number, block.number, criteriaOf(f));
+    return rangeLogs(ctx.space, block.number, block.number, criteriaOf(f));
   }
   const [from, to] = await logRange(ctx, f);
-  return rangeLogs(ctx, from, to, criteriaOf(f));
+  return rangeLogs(ctx.space, from, to, criteriaOf(f));
 }
 
 const eth_getLogs: Method = async (p, ctx) => getLogs(ctx, parseParams(p, [required('filter', logFilter)])[0]);
@@ -315,7 +315,7 @@ const eth_getFilterLogs: Method = async (p, ctx) => {
   const from = f.range!.from === 'latest' ? head : f.range!.from;
   const to = f.range!.to === 'latest' ? head : Math.min(f.range!.to, head);
   if (from > to) return [];
-  return rangeLogs(ctx, from, to, f.criteria!);
+  return rangeLogs(ctx.space, from, to, f.criteria!);
 };
 
 // ---- sending ----

@@ -5,27 +5,11 @@
  */
 import { encodeBase58 } from '../../common/base58.ts';
 import { BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, TRANSFER_TO_NATIVE_SELECTOR, WEI_PER_LAMPORT } from '../../evm/constants.ts';
-import { evmDerivationPath, type EvmKey } from '../../keys/evm-keys.ts';
-import type { Keypair } from '../../keys/keypair.ts';
-import type { RpcContext } from '../context.ts';
+import { evmDerivationPath } from '../../keys/evm-keys.ts';
+import type { IsthmusNodeInfo, RpcContext } from '../context.ts';
 import { FORBIDDEN_ORIGIN, METHOD_NOT_FOUND, RpcError } from '../errors.ts';
 import { parseParams } from '../params.ts';
 import type { RequestInfo } from '../dispatcher.ts';
-
-/** What start.ts fills in once the servers listen. */
-export interface IsthmusNodeInfo {
-  rpcUrl: string;
-  pubsubUrl: string;
-  evmRpcUrl: string;
-  evmChainId: number;
-  explorerUrl: string;
-  bindAddress: string;
-  slotMs: number;
-  rootDepth: number;
-  mnemonic: string;
-  devAccounts: readonly Keypair[];
-  evmDevAccounts: readonly EvmKey[];
-}
 
 const info = (ctx: RpcContext): IsthmusNodeInfo => {
   if (!ctx.isthmus) throw new RpcError(METHOD_NOT_FOUND, 'isthmus_* methods are not available on this server');

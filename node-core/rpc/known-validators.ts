@@ -90,7 +90,7 @@ export class KnownValidators {
     try {
       const slot = await call(v.url, 'getSlot', this.timeoutMs, [{ commitment: 'confirmed' }]);
       if (typeof slot !== 'number' || !Number.isSafeInteger(slot) || slot < 0) throw new Error(`getSlot answered ${JSON.stringify(slot)}`);
-      v.slot = slot;
+      // Its identity first: once it counts for health it is listed in getClusterNodes too.
       if (v.identity === null) {
         const [identity, version] = await Promise.all([
           call(v.url, 'getIdentity', this.timeoutMs).catch(() => null),
@@ -102,6 +102,7 @@ export class KnownValidators {
         if (typeof ver?.['solana-core'] === 'string') v.version = ver['solana-core'];
         if (typeof ver?.['feature-set'] === 'number') v.featureSet = ver['feature-set'];
       }
+      v.slot = slot;
       if (!wasReachable) this.opts.onChange?.(v, true);
     } catch (e) {
       v.slot = null;

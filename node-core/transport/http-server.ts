@@ -1,16 +1,23 @@
 /**
- * The HTTP side of the node: JSON-RPC on POST, the health check on GET /health (and the spec's
- * spelling, /heath), and CORS headers as Solana's RPC sends them so browsers and extensions can call it.
+ * The HTTP side of an endpoint: JSON-RPC bodies on POST (answered by whatever `answer` the node wires
+ * in; this layer knows no chain), the health check on GET /health (and the spec's spelling, /heath),
+ * static files on other GETs, the Host check, the body limit, and CORS headers as Solana's RPC sends
+ * them so browsers and extensions can call it.
  */
 import http from 'node:http';
-import type { Dispatcher } from '../rpc/dispatcher.ts';
 import { forbiddenHostMessage, hostAllowed } from './host-check.ts';
 
 /** Agave's MAX_REQUEST_BODY_SIZE. */
 export const MAX_REQUEST_BODY_SIZE = 50 * 1024;
 
+/**
+ * A JSON-RPC body in, the response text out (null: nothing to send, the body held only notifications);
+ * `origin` is the browser's Origin header, set when a web page made the request.
+ */
+export type AnswerBody = (body: string, request?: { origin?: string }) => Promise<string | null>;
+
 export interface HttpHandlers {
-  dispatcher: Dispatcher<unknown>;
+  answer: AnswerBody;
   health(): 'ok' | 'behind' | 'unknown';
   /** Serves GET requests other than the health check (the explorer); false when nothing matched. */
   serveStatic?(req: http.IncomingMessage, res: http.ServerResponse): boolean;
@@ -65,7 +72,7 @@ export function createHttpServer(h: HttpHandlers): http.Server {
     req.on('end', () => {
       if (tooLarge) return;
       const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      h.dispatcher.handleBody(body, req.headers.origin === undefined ? undefined : { origin: req.headers.origin }).then(
+      h.answer(body, req.headers.origin === undefined ? undefined : { origin: req.headers.origin }).then(
         (answer) => {
           if (answer === null) {
             res.writeHead(204, { [ALLOW_ORIGIN]: '*' });
@@ -81,32 +88,4 @@ export function createHttpServer(h: HttpHandlers): http.Server {
   });
   server.keepAliveTimeout = 65_000;
   return server;
-}
-
-/** Listens, turning "address in use" into an error that names the port and the flag to change it. */
-export function listen(server: http.Server, port: number, host: string, flag: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      if (e.code === 'EADDRINUSE') reject(new PortInUseError(port, flag));
-      else reject(e);
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      const addr = server.address();
-      resolve(typeof addr === 'object' && addr ? addr.port : port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, host);
-  });
-}
-
-export class PortInUseError extends Error {
-  constructor(
-    readonly port: number,
-    readonly flag: string,
-  ) {
-    super(`port ${port} is already in use; choose another with ${flag} <port>`);
-  }
 }

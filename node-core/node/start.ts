@@ -1,0 +1,187 @@
+/**
+ * startNode: the composition root, the one start-up of a node used by the `isthmus` command, the tests
+ * and the Electron main process. It opens (or creates) the ledger, builds the chain with the EVM space
+ * beside it, the RPC method tables and PubSub, starts the endpoints and the slot clock.
+ */
+import { createRequire } from 'node:module';
+import { sha256 } from '../common/hash.ts';
+import type { Chain } from '../ledger/chain.ts';
+import type { GenesisConfig } from '../ledger/genesis-config.ts';
+import { ledgerFiles, precompileGenesisAccounts } from '../ledger/genesis.ts';
+import { LedgerStateError, openChain } from '../ledger/open-chain.ts';
+import type { Account } from '../runtime/account.ts';
+import { builtinPrograms } from '../runtime/programs/index.ts';
+import { EVM_PROGRAM_ID } from '../evm/constants.ts';
+import { createEvmProgram, EVM_EXTENSION } from '../evm/program.ts';
+import { EvmRelay } from '../evm/relay.ts';
+import { EvmSpace, type EvmSpaceMeta } from '../evm/space.ts';
+import { initEncodings } from '../rpc/encoding/account.ts';
+import type { RpcContext } from '../rpc/context.ts';
+import { Dispatcher } from '../rpc/dispatcher.ts';
+import type { EvmRpcContext } from '../rpc/eth/context.ts';
+import { FilterManager } from '../rpc/eth/filters.ts';
+import { ethMethods } from '../rpc/eth/methods.ts';
+import { healthStatus, healthText } from '../rpc/health.ts';
+import { KnownValidators } from '../rpc/known-validators.ts';
+import { nativeMethods } from '../rpc/methods/index.ts';
+import { EXPLORER_PATH } from '../transport/explorer-static.ts';
+import { startEvmEndpoint, startPubsubEndpoint, startRpcEndpoint } from './endpoints.ts';
+import { openLedger, type NodeKeys } from './open-ledger.ts';
+import type { NodeOptions } from './options.ts';
+
+export const NODE_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+export interface RunningNode {
+  chain: Chain;
+  genesis: GenesisConfig;
+  genesisHash: string;
+  keys: NodeKeys;
+  rpcUrl: string;
+  pubsubUrl: string;
+  rpcPort: number;
+  pubsubPort: number;
+  /** The EVM endpoint (Ethereum JSON-RPC over HTTP and WebSocket). */
+  evmRpcUrl: string;
+  evmRpcPort: number;
+  /** The explorer served by this node (http://host:rpcPort/explorer/). */
+  explorerUrl: string;
+  evm: EvmSpace;
+  faucetKeypairPath: string;
+  /** True when this start made the ledger's genesis. */
+  createdLedger: boolean;
+  /** Stops the servers and the clock, flushes the store. */
+  close(): Promise<void>;
+}
+
+/** A u32 that names this node's feature set, as getVersion's `feature-set`. */
+const FEATURE_SET = new DataView(sha256(new TextEncoder().encode(`isthmus feature set ${NODE_VERSION}`)).buffer).getUint32(0, true);
+
+export async function startNode(options: NodeOptions): Promise<RunningNode> {
+  const ledger = await openLedger(options);
+  const { store, genesis, keys } = ledger;
+  /** What has started so far, closed newest first if the start fails. */
+  const started: Array<() => unknown> = [];
+  try {
+    await initEncodings();
+    // The chain, with the EVM space beside it as its extension and its program.
+    const evmMeta = (await store.readMeta())?.extensions[EVM_EXTENSION] as EvmSpaceMeta | undefined;
+    if (!evmMeta) throw new LedgerStateError('this ledger was made before the EVM space existed; start it with --reset for a new genesis');
+    const evm = await EvmSpace.open(store, ledger.evmGenesis.chainId, evmMeta);
+    const programs = new Map(builtinPrograms);
+    programs.set(EVM_PROGRAM_ID, createEvmProgram({ machine: evm.machine, decoder: evm.decoder }));
+    const chain = await openChain({
+      store,
+      genesis,
+      genesisHash: ledger.genesisHash,
+      programs,
+      slotMs: options.slotMs,
+      rootDepth: options.rootDepth,
+      limitLedgerSize: options.limitLedgerSize,
+      extensions: [evm],
+      voter: { identity: keys.identity, voteAccount: genesis.voteAccount },
+    });
+    evm.attach(chain);
+    if (!ledger.createdLedger) chain.overwriteAccountsAtStart(startAccounts(chain, options));
+    const relay = new EvmRelay(chain, evm, keys.evmRelayer);
+    const filters = new FilterManager();
+    started.push(() => filters.close());
+    evm.on('block', (block, txs) => filters.onBlock(block, txs));
+    relay.on('pending', (d) => filters.onPending(d.hash));
+
+    // The RPC method tables and their contexts.
+    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION };
+    const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '' };
+    // eth_* are answered on the native port too, as on Velas's validator.
+    const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));
+    const dispatcher = new Dispatcher({ ...nativeMethods, ...ethOnNativePort }, ctx);
+    const known = new KnownValidators(options.knownValidators ?? [], {
+      intervalMs: options.knownValidatorPollMs,
+      onChange: (v, reachable, reason) => {
+        if (!options.quiet) console.log(reachable ? `known validator ${v.url} answers (slot ${v.slot})` : `known validator ${v.url} does not answer: ${reason}`);
+      },
+    });
+    ctx.health = () => healthStatus(chain.confirmedSlot, known.highestSlot());
+    ctx.knownValidators = () => known.validators;
+
+    // The endpoints.
+    const host = options.bindAddress;
+    const allowedHosts = options.rpcAllowedHosts;
+    const rpc = await startRpcEndpoint({
+      port: options.rpcPort,
+      host,
+      allowedHosts,
+      answer: (body, request) => dispatcher.handleBody(body, request),
+      health: () => healthText(ctx.health!()),
+      explorerDir: options.explorerDir,
+    });
+    started.push(() => rpc.close());
+    const pubsubPort = options.rpcPubsubPort ?? (options.rpcPort === 0 ? 0 : options.rpcPort + 1);
+    const pubsub = await startPubsubEndpoint({ chain, port: pubsubPort, host, allowedHosts, enableVoteSubscription: options.enableVoteSubscription });
+    started.push(() => pubsub.close());
+    const evmEndpoint = await startEvmEndpoint(evmCtx, { port: options.evmRpcPort, host, allowedHosts });
+    started.push(() => evmEndpoint.close());
+
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    const rpcUrl = `http://${urlHost}:${rpc.port}`;
+    const pubsubUrl = `ws://${urlHost}:${pubsub.port}`;
+    const evmRpcUrl = `http://${urlHost}:${evmEndpoint.port}`;
+    ctx.rpcAddress = `${urlHost}:${rpc.port}`;
+    ctx.pubsubAddress = `${urlHost}:${pubsub.port}`;
+    ctx.isthmus = {
+      rpcUrl,
+      pubsubUrl,
+      evmRpcUrl,
+      evmChainId: evm.chainId,
+      explorerUrl: `${rpcUrl}${EXPLORER_PATH}`,
+      bindAddress: host,
+      slotMs: options.slotMs,
+      rootDepth: options.rootDepth,
+      mnemonic: keys.mnemonic,
+      devAccounts: keys.devAccounts,
+      evmDevAccounts: keys.evmDevAccounts,
+    };
+    chain.start();
+    known.start();
+
+    let closing: Promise<void> | null = null;
+    const close = () =>
+      (closing ??= (async () => {
+        known.stop();
+        await pubsub.close();
+        await evmEndpoint.close();
+        filters.close();
+        await rpc.close();
+        await chain.stop();
+        await ledger.close();
+      })());
+    return {
+      chain,
+      genesis,
+      genesisHash: ledger.genesisHash,
+      keys,
+      rpcUrl,
+      pubsubUrl,
+      rpcPort: rpc.port,
+      pubsubPort: pubsub.port,
+      evmRpcUrl,
+      evmRpcPort: evmEndpoint.port,
+      explorerUrl: ctx.isthmus.explorerUrl,
+      evm,
+      faucetKeypairPath: ledgerFiles(options.ledger).faucet,
+      createdLedger: ledger.createdLedger,
+      close,
+    };
+  } catch (e) {
+    for (const close of started.reverse()) await close();
+    await ledger.close();
+    throw e;
+  }
+}
+
+/** What an existing ledger gets at start: the precompile accounts it predates, then the --account files. */
+function startAccounts(chain: Chain, options: NodeOptions): Array<{ address: string; account: Account }> {
+  const missing = precompileGenesisAccounts()
+    .filter((g) => !chain.getAccount(g.address, 'processed'))
+    .map((g) => ({ address: g.address, account: { lamports: g.lamports, data: new Uint8Array(0), owner: g.owner, executable: g.executable, rentEpoch: 0 } }));
+  return [...missing, ...(options.accounts ?? [])];
+}
