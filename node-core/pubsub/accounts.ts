@@ -9,7 +9,7 @@ import { encodeAccount, type UiAccount } from '../rpc/encoding/account.ts';
 import { RpcEncodingError } from '../rpc/encoding/errors.ts';
 import { matchesFilters } from '../rpc/filters.ts';
 import { toRpcJson } from '../rpc/json.ts';
-import { deliver, SharedResults, withSlot } from './notify.ts';
+import { deliver, SharedResults, withSlot } from './notification-text.ts';
 import type { SlotMemo } from './slot-memo.ts';
 import { TOKEN_PROGRAM_ID } from '../runtime/programs/token/state.ts';
 import type { AccountSub, Level, ProgramSub } from './subscriptions.ts';

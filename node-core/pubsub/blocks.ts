@@ -8,7 +8,7 @@ import type { Bank } from '../ledger/bank.ts';
 import { encodeBlock } from '../rpc/encoding/transaction.ts';
 import { UnsupportedTransactionVersionError } from '../rpc/encoding/errors.ts';
 import type { StoredBlock } from '../store/store.ts';
-import { deliver, SharedResults, withSlot } from './notify.ts';
+import { deliver, SharedResults, withSlot } from './notification-text.ts';
 import type { SlotMemo } from './slot-memo.ts';
 import type { BlockSub, Level } from './subscriptions.ts';
 

@@ -15,7 +15,7 @@
  * hash: <the slot's blockhash>, timestamp: <its block time>, signature: <the vote transaction's>}`.
  */
 import type { Bank } from '../ledger/bank.ts';
-import { deliver } from './notify.ts';
+import { deliver } from './notification-text.ts';
 import type { NodeSub } from './subscriptions.ts';
 
 function broadcast(subs: Set<NodeSub>, result: () => unknown): void {

@@ -8,7 +8,7 @@ import type { Bank } from '../ledger/bank.ts';
 import type { Chain, Commitment, SignatureStatus } from '../ledger/chain.ts';
 import { parseTransaction } from '../runtime/wire.ts';
 import type { StoredTransaction } from '../store/store.ts';
-import { deliver, withSlot } from './notify.ts';
+import { deliver, withSlot } from './notification-text.ts';
 import type { Level, Registry, SignatureSub } from './subscriptions.ts';
 
 /** Agave's "simple vote transaction": legacy, at most two signatures, one vote-program instruction. */
