@@ -26,7 +26,10 @@ const CACHE_LIMIT = 50_000;
 export class TransactionDecoder {
   private readonly cache = new Map<string, DecodedTransaction>();
 
-  constructor(private readonly common: Common) {}
+  constructor(
+    private readonly common: Common,
+    private readonly cacheLimit = CACHE_LIMIT,
+  ) {}
 
   get chainId(): bigint {
     return this.common.chainId();
@@ -57,14 +60,14 @@ export class TransactionDecoder {
       throw new InvalidTransaction('invalid sender: the signature does not recover a public key');
     }
     const decoded = { tx, hash: hash as Hex, from, raw };
-    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size >= this.cacheLimit) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(hash, decoded);
     return decoded;
   }
 }
 
 /** The chain id a raw transaction is signed for (null when it names none or does not decode). */
-function claimedChainId(raw: Uint8Array): bigint | null {
+export function claimedChainId(raw: Uint8Array): bigint | null {
   try {
     if (raw.length > 0 && raw[0]! <= 0x7f) {
       const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];

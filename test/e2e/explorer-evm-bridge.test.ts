@@ -1,10 +1,13 @@
 /**
  * The explorer's EVM pages and bridge wizard end to end: an EVM block page whose isFinalized badge
  * turns true while it is open, the wizard moving value both ways (RPC confirms the exact balances),
- * and bad amounts caught before signing with nothing sent.
+ * bad amounts caught before signing with nothing sent, what the node parsed (EVM instructions, the
+ * transferToNative recipient, the revert reason) shown as the node gives it, and a node that does not
+ * name its bridge getting no transfer built.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
 import { killLeftovers } from '../helpers/cli-process.ts';
@@ -15,6 +18,7 @@ let node: ExplorerNode;
 let browser: Browser;
 let page: Page & { errors: string[] };
 let dev: { native: { address: string; secretKey: string }[]; evm: { address: string; privateKey: string }[] };
+let info: { bridgeAddress: string; transferToNativeSelector: string; evmProgramId: string; evmStateAccount: string };
 
 const lamportsOf = async (a: string) => BigInt((await rpc(node.rpcUrl, 'getBalance', [a, { commitment: 'finalized' }])).result.value);
 const weiOf = async (a: string) => BigInt((await rpc(node.rpcUrl, 'eth_getBalance', [a, 'finalized'])).result);
@@ -37,6 +41,7 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     node = await startExplorerNode(['--root-depth', '32']);
     page = await newPage(browser);
     dev = (await rpc(node.rpcUrl, 'isthmus_getDevAccounts')).result;
+    info = (await rpc(node.rpcUrl, 'isthmus_getNodeInfo')).result;
   });
   after(async () => {
     await browser?.close();
@@ -123,9 +128,18 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     await page.click('[data-native-link]');
     await waitForPage(page, 'transaction');
     assert.match((await page.textContent('[data-tx]'))!, new RegExp(evmHref!.split('/').pop()!));
-    // Velas's three instructions, the EVM program's parsed here.
-    assert.deepEqual(await page.locator('[data-instructions] > [data-instruction]').evaluateAll((els) => els.map((e) => e.getAttribute('data-instruction'))), ['assign', 'swapNativeToEther', 'freeOwnership']);
-    assert.match((await page.textContent('[data-instruction="swapNativeToEther"]'))!, new RegExp(`2500000000[\\s\\S]*${to}`));
+    // Velas's three instructions, as the node parsed them (jsonParsed; the explorer parses nothing itself).
+    assert.deepEqual(await page.locator('[data-instructions] > [data-instruction]').evaluateAll((els) => els.map((e) => e.getAttribute('data-instruction'))), ['assign', 'swapNativeToEvm', 'freeOwnership']);
+    const signature = new URL(page.url()).pathname.split('/').pop()!;
+    const parsed = (await rpc(node.rpcUrl, 'getTransaction', [signature, { encoding: 'jsonParsed', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }])).result;
+    const swapInfo = parsed.transaction.message.instructions[1].parsed.info;
+    assert.deepEqual(swapInfo, { evmStateAccount: info.evmStateAccount, fromNativeAccount: from, toEvmAccount: to.toLowerCase(), lamports: 2_500_000_000 });
+    const shown = async (ix: string, key: string) => (await page.textContent(`[data-instruction="${ix}"] > table > tbody > [data-info-key="${key}"] > td`))!.trim();
+    assert.equal(await shown('swapNativeToEvm', 'lamports'), '2500000000');
+    assert.match(await shown('swapNativeToEvm', 'toEvmAccount'), new RegExp(to, 'i'));
+    assert.match(await shown('swapNativeToEvm', 'fromNativeAccount'), new RegExp(from));
+    assert.match(await shown('swapNativeToEvm', 'evmStateAccount'), /EVM State/);
+    assert.match(await shown('freeOwnership', 'nativeAccount'), new RegExp(from));
     await page.goto(node.rpcUrl + evmHref!);
     await waitForPage(page, 'evm-transaction');
     assert.match((await page.textContent('[data-evm-status]'))!, /Success/);
@@ -150,6 +164,23 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     assert.equal(nativeAfter - nativeBefore, 1_250_000_000n);
     assert.equal(weiBefore - weiAfter, 1_250_000_000n * 1_000_000_000n + gasCost);
     assert.ok(await page.locator('[data-bridge-history] tr').count() >= 2);
+
+    // The native transaction that carried it: the EVM program's instruction as the node parsed it.
+    await page.click('[data-native-link]');
+    await waitForPage(page, 'transaction');
+    const ix = page.locator('[data-instruction="evmTransaction"]');
+    assert.equal(await ix.locator('[data-evm-tx-link]').textContent(), hash);
+    const field = async (key: string) => (await ix.locator(`[data-info-key="transaction"] [data-info-key="${key}"] > td`).first().textContent())!.trim();
+    assert.match(await field('from'), new RegExp(from, 'i'));
+    assert.equal(await field('to'), 'Bridge (transferToNative)');
+    assert.equal(await field('value'), `0x${(1_250_000_000n * 1_000_000_000n).toString(16)}`);
+    assert.match(await field('nativeRecipient'), new RegExp(to));
+    assert.equal(await field('lamports'), `0x${(1_250_000_000n).toString(16)}`);
+    await screenshot(page, 'transaction-evm-parsed');
+    // The EVM transaction's page shows the node's decoded recipient.
+    await page.locator('[data-evm-tx-link]').click();
+    await waitForPage(page, 'evm-transaction');
+    assert.match((await page.textContent('[data-transfer-to-native]'))!, new RegExp(`transferToNative → ${to}[\\s\\S]*1,250,000,000 lamports`));
     assert.deepEqual(page.errors, []);
   });
   test('imported keys: a pasted native keypair deposits, a pasted EVM private key calls transferToNative (signed in the page)', async () => {
@@ -223,19 +254,64 @@ describe('explorer: EVM pages and the bridge wizard', { timeout: 150_000 }, () =
     assert.deepEqual(walletPage.errors, []);
     await walletPage.context().close();
   });
-  test('a reverted EVM transaction shows its status and revert reason', async () => {
+  test('a reverted EVM transaction shows its status and the revert reason the node decoded', async () => {
     const recipient = (await import('bs58')).default.decode(dev.native[0]!.address);
-    const data = '0xb1d6927a' + Buffer.from(recipient).toString('hex');
+    const data = info.transferToNativeSelector + Buffer.from(recipient).toString('hex');
     // 5 wei is not a whole number of lamports: the bridge precompile reverts with a reason.
-    const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[2]!.address, to: '0x56454c41532d434841494e000000000053574150', value: '0x5', data, gas: '0x30d40' }])).result as string;
+    const hash = (await rpc(node.rpcUrl, 'eth_sendTransaction', [{ from: dev.evm[2]!.address, to: info.bridgeAddress, value: '0x5', data, gas: '0x30d40' }])).result as string;
     assert.ok(hash, 'sent');
     const receipt = await waitFor(async () => (await rpc(node.rpcUrl, 'eth_getTransactionReceipt', [hash])).result, { what: 'the receipt' });
     assert.equal(receipt.status, '0x0');
+    assert.equal(receipt.revertReasonText, 'transferToNative: value 5 wei is not a whole number of lamports (1 lamport = 10^9 wei)');
     await page.goto(`${node.explorerUrl}evm/tx/${hash}`);
     await waitForPage(page, 'evm-transaction');
     assert.match((await page.textContent('[data-evm-status]'))!, /Reverted/);
-    assert.equal(await page.textContent('[data-revert-reason]'), 'transferToNative: value 5 wei is not a whole number of lamports (1 lamport = 10^9 wei)');
-    assert.match((await page.textContent('[data-evm-tx]'))!, /transferToNative/);
+    assert.equal(await page.textContent('[data-revert-reason]'), receipt.revertReasonText);
+    assert.equal(await page.textContent('[data-revert-data]'), receipt.revertReason);
+    assert.match((await page.textContent('[data-transfer-to-native]'))!, new RegExp(`transferToNative → ${dev.native[0]!.address}[\\s\\S]*not a whole number of lamports`));
     await screenshot(page, 'evm-transaction-reverted');
+  });
+
+  test('a node that does not name its bridge: the wizard says so and builds nothing', async () => {
+    // This node behind a proxy that answers isthmus_* as a plain Solana/Velas node does: method not found.
+    const proxy = http.createServer(async (req, res) => {
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-allow-headers', 'content-type');
+      if (req.method !== 'POST') return res.end();
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const one = async (r: { id: unknown; method: string }) =>
+        r.method.startsWith('isthmus_')
+          ? { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: 'Method not found' } }
+          : (await fetch(node.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(r) })).json();
+      const parsed = JSON.parse(body);
+      const answer = Array.isArray(parsed) ? await Promise.all(parsed.map(one)) : await one(parsed);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxied = await newPage(browser);
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+      const source = dev.native[3]!;
+      const before = await lamportsOf(source.address);
+      await proxied.goto(`${node.explorerUrl}bridge?rpc=${encodeURIComponent(proxyUrl)}`);
+      await waitForPage(proxied, 'bridge');
+      assert.match((await proxied.textContent('[data-no-bridge]'))!, /This node does not tell its bridge: it answers no isthmus_getNodeInfo/);
+      // Even with a key and an amount, nothing is built or sent.
+      await proxied.check('input[value="key"]');
+      await proxied.fill('[data-key]', JSON.stringify(Array.from((await import('bs58')).default.decode(source.secretKey))));
+      await proxied.fill('[data-dest-custom]', dev.evm[3]!.address);
+      await proxied.fill('[data-amount]', '1');
+      await proxied.click('[data-continue]');
+      await proxied.waitForSelector('[data-bridge-error]:has-text("does not tell its bridge")');
+      assert.equal(await proxied.locator('[data-step="review"]').count(), 0);
+      await screenshot(proxied, 'bridge-no-node-info');
+      assert.equal(await lamportsOf(source.address), before);
+      assert.deepEqual(proxied.errors, []);
+    } finally {
+      await proxied.context().close();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 });

@@ -4,14 +4,16 @@ import assert from 'node:assert/strict';
 import bs58 from 'bs58';
 import { AmountError, convert, formatDecimal, parseDecimal, toWei } from '../../renderer/src/lib/units.ts';
 import { classify, pathOf } from '../../renderer/src/lib/search.ts';
-import { BridgeCheckError, checkEvmSpend, checkNativeSpend, depositInstructionData, parseEvmPrivateKey, parseSecretKey, transferToNativeData } from '../../renderer/src/lib/bridge.ts';
+import { BridgeCheckError, checkEvmSpend, checkNativeSpend, depositInstructionData, NO_BRIDGE_INFO, nodeBridge, parseEvmPrivateKey, parseSecretKey, transferToNativeData } from '../../renderer/src/lib/bridge.ts';
 import { evmHashesInLogs } from '../../renderer/src/lib/programs.ts';
-import { parseEvmInstruction } from '../../renderer/src/lib/evm-instruction.ts';
-import { decodeRevert } from '../../renderer/src/lib/revert.ts';
 import { newestSlots } from '../../renderer/src/lib/slot-history.ts';
 import { skipRate, validatorRows } from '../../renderer/src/lib/validators.ts';
 import { encodeEvmInstruction } from '../../node-core/evm/instruction.ts';
 import { depositInstructions } from '../../node-core/evm/deposit.ts';
+import { BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, TRANSFER_TO_NATIVE_SELECTOR } from '../../node-core/evm/constants.ts';
+
+/** The bridge as isthmus_getNodeInfo names it (node-core/rpc/methods/isthmus.ts). */
+const nodeInfo = { bridgeAddress: BRIDGE_ADDRESS, transferToNativeSelector: `0x${TRANSFER_TO_NATIVE_SELECTOR}`, evmProgramId: EVM_PROGRAM_ID, evmStateAccount: EVM_STATE_ID };
 
 describe('units', () => {
   test('parses decimals exactly, refuses what is not a number or too precise', () => {
@@ -68,7 +70,7 @@ describe('bridge', () => {
   test('the deposit instruction data equals what the node and the CLI build', () => {
     const owner = bs58.encode(new Uint8Array(32).fill(3));
     const evm = '0x' + '12'.repeat(20);
-    const mine = depositInstructionData(2_500_000_000n, evm);
+    const mine = depositInstructionData(2_500_000_000n, evm, nodeBridge(nodeInfo));
     const node = depositInstructions(owner, evm, 2_500_000_000n);
     assert.deepEqual([...mine.assign], Array.from(node[0]!.data as Uint8Array));
     assert.deepEqual([...mine.swap], Array.from(node[1]!.data as Uint8Array));
@@ -77,9 +79,17 @@ describe('bridge', () => {
   });
   test('transferToNative call data: selector and the recipient as bytes32', () => {
     const recipient = new Uint8Array(32).map((_, i) => i);
-    const data = transferToNativeData(bs58.encode(recipient));
+    const data = transferToNativeData(bs58.encode(recipient), nodeBridge(nodeInfo));
     assert.equal(data, '0xb1d6927a' + Buffer.from(recipient).toString('hex'));
-    assert.throws(() => transferToNativeData(bs58.encode(new Uint8Array(20))), BridgeCheckError);
+    assert.throws(() => transferToNativeData(bs58.encode(new Uint8Array(20)), nodeBridge(nodeInfo)), BridgeCheckError);
+  });
+  test('the bridge comes from the node: a node that does not name it gets no transfer built', () => {
+    assert.deepEqual(nodeBridge({ ...nodeInfo, bridgeAddress: BRIDGE_ADDRESS.toUpperCase().replace('0X', '0x') }), nodeInfo);
+    assert.throws(() => nodeBridge(null), (e: Error) => e instanceof BridgeCheckError && e.message === NO_BRIDGE_INFO);
+    assert.throws(() => nodeBridge({ ...nodeInfo, evmProgramId: undefined }), (e: Error) => e.message === NO_BRIDGE_INFO);
+    assert.match(NO_BRIDGE_INFO, /does not tell its bridge/);
+    assert.throws(() => nodeBridge({ ...nodeInfo, transferToNativeSelector: 'b1d6927a' }), /in a form the explorer does not read/);
+    assert.throws(() => nodeBridge({ ...nodeInfo, bridgeAddress: '0x1234' }), /in a form the explorer does not read/);
   });
   test('native spends: whole lamports, balance with the fee, and the rent-exempt rest', () => {
     const c = { balance: 10_000_000_000n, fee: 5_000n, rentMinimum: 890_880n };
@@ -108,24 +118,6 @@ describe('bridge', () => {
     const h = '0x' + 'ef'.repeat(32);
     assert.deepEqual(evmHashesInLogs(['Program EVM1111111111111111111111111111111111111111 invoke [1]', `Program log: EVM transaction ${h}`]), [h]);
     assert.deepEqual(evmHashesInLogs(null), []);
-  });
-  test('EVM program instructions parse as the node encodes them', () => {
-    const enc = (ix: Parameters<typeof encodeEvmInstruction>[0]) => bs58.encode(encodeEvmInstruction(ix));
-    assert.deepEqual(parseEvmInstruction(enc({ kind: 'swapNativeToEther', lamports: 42n, evmAddress: '0x' + 'ab'.repeat(20) })), { type: 'swapNativeToEther', info: { lamports: '42', evmAddress: '0x' + 'ab'.repeat(20) } });
-    assert.deepEqual(parseEvmInstruction(enc({ kind: 'freeOwnership' })), { type: 'freeOwnership', info: {} });
-    assert.deepEqual(parseEvmInstruction(enc({ kind: 'transaction', raw: new Uint8Array(110) })), { type: 'evmTransaction', info: { rawTransactionBytes: 110 } });
-    assert.deepEqual(parseEvmInstruction(enc({ kind: 'write', offset: 880n, data: new Uint8Array(5) })), { type: 'evmBigTransaction: write', info: { offset: '880', bytes: 5 } });
-    assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([9, 0, 0, 0]))), null);
-    assert.equal(parseEvmInstruction(bs58.encode(Uint8Array.from([1, 0]))), null);
-  });
-  test('revert data: Error(string) and Panic(uint256) decoded, anything else left alone', () => {
-    const text = 'not enough';
-    const hexText = Buffer.from(text).toString('hex').padEnd(64, '0');
-    const err = '0x08c379a0' + (32n).toString(16).padStart(64, '0') + BigInt(text.length).toString(16).padStart(64, '0') + hexText;
-    assert.equal(decodeRevert(err), text);
-    assert.equal(decodeRevert('0x4e487b71' + '11'.padStart(64, '0')), 'Panic(0x11)');
-    assert.equal(decodeRevert('0xdeadbeef'), null);
-    assert.equal(decodeRevert(null), null);
   });
 });
 

@@ -1,16 +1,21 @@
 /**
- * The JSON shapes of the Ethereum RPC: blocks (with `isFinalized`, `nativeSlot`), transactions and
- * receipts (with `nativeSignature`), logs. Quantities are minimal hex ("0x0" for zero, never Velas's
- * "0x"); transaction indexes are 0-based, cumulative gas is cumulative, as Ethereum clients expect.
+ * The JSON shapes of the Ethereum RPC: blocks (with `isFinalized`, `nativeSlot`), transactions (with
+ * `nativeSignature`, and `transferToNative` on a call of the bridge) and receipts (with
+ * `nativeSignature`, Besu's `revertReason` and its text `revertReasonText`), logs. Quantities are
+ * minimal hex ("0x0" for zero, never Velas's "0x"); transaction indexes are 0-based, cumulative gas is
+ * cumulative, as Ethereum clients expect.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import { logsBloom, txType } from '../../evm/block-builder.ts';
-import { BLOCK_GAS_LIMIT, COINBASE, EXTRA_DATA } from '../../evm/constants.ts';
+import { transferToNativeRecipient } from '../../evm/bridge-precompile.ts';
+import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE, EXTRA_DATA, WEI_PER_LAMPORT } from '../../evm/constants.ts';
 import type { EvmBlockRecord, EvmLog, EvmTxRecord, Hex } from '../../evm/records.ts';
+import { decodeRevertReason } from '../../evm/revert.ts';
 import { recipientOf } from '../../evm/space.ts';
+import type { DecodedTransaction } from '../../evm/transaction.ts';
 import { bytesHex, hex } from './params.ts';
 
 /** sha256 of no requests (EIP-7685), the header field of a block without requests. */
@@ -52,6 +57,18 @@ export function formatBlock(b: EvmBlockRecord, finalized: boolean, transactions:
   };
 }
 
+/**
+ * A direct call of the bridge's transferToNative(bytes32): the native recipient (base 58) and the
+ * value in lamports (null when it is not a whole number of lamports, which the bridge refuses).
+ * Only a call sent to the bridge address is seen here; the precompile credits no other.
+ */
+function transferToNativeCall(tx: TypedTransaction): { nativeRecipient: string; lamports: Hex | null } | null {
+  if (tx.to?.toString() !== BRIDGE_ADDRESS) return null;
+  const nativeRecipient = transferToNativeRecipient(tx.data);
+  if (nativeRecipient === null) return null;
+  return { nativeRecipient, lamports: tx.value % WEI_PER_LAMPORT === 0n ? hex(tx.value / WEI_PER_LAMPORT) : null };
+}
+
 /** The fields a signed transaction shows, decoded from its raw bytes. */
 function signedFields(tx: TypedTransaction): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -82,7 +99,14 @@ function signedFields(tx: TypedTransaction): Record<string, unknown> {
       yParity: hex(bytesToBigInt(yParity!)), r: hex(bytesToBigInt(r!)), s: hex(bytesToBigInt(s!)),
     }));
   }
+  const bridged = transferToNativeCall(tx);
+  if (bridged) out.transferToNative = bridged;
   return out;
+}
+
+/** A decoded transaction outside any block (the EVM program's parsed instruction): hash, sender and its signed fields. */
+export function decodedTransactionJson(d: DecodedTransaction): Record<string, unknown> {
+  return { hash: d.hash, from: d.from, ...signedFields(d.tx) };
 }
 
 /** A deposit's fields, from its legacy form (see evm/transaction.ts encodeDeposit). */
@@ -148,8 +172,13 @@ export function formatReceipt(t: EvmTxRecord, block: EvmBlockRecord, firstLogInd
     type: hex(txType(t.raw)),
     nativeSignature: t.nativeSignature,
   };
-  // Besu's field: the revert data of a failed transaction.
-  if (t.status === 0 && t.revertData.length > 0) receipt.revertReason = bytesHex(t.revertData);
+  // Besu's field: the revert data of a failed transaction; beside it, the text it carries
+  // (Error(string)'s message or Panic(uint256)'s code, as eth_call's error message words it).
+  if (t.status === 0 && t.revertData.length > 0) {
+    receipt.revertReason = bytesHex(t.revertData);
+    const text = decodeRevertReason(t.revertData);
+    if (text !== null) receipt.revertReasonText = text;
+  }
   return receipt;
 }
 

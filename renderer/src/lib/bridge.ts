@@ -1,17 +1,33 @@
 /**
  * The bridge wizard's chain work: checks before signing, the native → EVM deposit (Velas's three
  * instructions, as node-core/evm/deposit.ts builds them) and the EVM → native transferToNative call,
- * then following both sides until finalized.
+ * both signed in the page with the ids and addresses the node names (isthmus_getNodeInfo).
  */
 import bs58 from 'bs58';
 import { formatDecimal, groupDigits, lamportsToToken, WEI_PER_LAMPORT } from './units.ts';
 
-export const BRIDGE_ADDRESS = '0x56454c41532d434841494e000000000053574150';
-export const TRANSFER_TO_NATIVE_SELECTOR = '0xb1d6927a';
-export const EVM_PROGRAM_ID = 'EVM1111111111111111111111111111111111111111';
-export const EVM_STATE_ID = 'EvmState11111111111111111111111111111111111';
-
 export class BridgeCheckError extends Error {}
+
+/** The bridge as the node names it in isthmus_getNodeInfo: the explorer keeps no copy of its own. */
+export interface NodeBridge {
+  bridgeAddress: string;
+  transferToNativeSelector: string;
+  evmProgramId: string;
+  evmStateAccount: string;
+}
+
+export const NO_BRIDGE_INFO =
+  'This node does not tell its bridge: it answers no isthmus_getNodeInfo, so the explorer knows neither its bridge address nor its EVM program and builds no transfer for it';
+
+/** The node's bridge from its info, or a BridgeCheckError saying the node does not tell it. */
+export function nodeBridge(info: Partial<NodeBridge> | null | undefined): NodeBridge {
+  const { bridgeAddress, transferToNativeSelector, evmProgramId, evmStateAccount } = info ?? {};
+  if (!bridgeAddress || !transferToNativeSelector || !evmProgramId || !evmStateAccount) throw new BridgeCheckError(NO_BRIDGE_INFO);
+  if (!isEvmAddress(bridgeAddress) || !/^0x[0-9a-fA-F]{8}$/.test(transferToNativeSelector) || !isNativeAddress(evmProgramId) || !isNativeAddress(evmStateAccount)) {
+    throw new BridgeCheckError(`This node names its bridge in a form the explorer does not read: ${JSON.stringify({ bridgeAddress, transferToNativeSelector, evmProgramId, evmStateAccount })}`);
+  }
+  return { bridgeAddress: bridgeAddress.toLowerCase(), transferToNativeSelector: transferToNativeSelector.toLowerCase(), evmProgramId, evmStateAccount };
+}
 
 export const isEvmAddress = (a: string) => /^0x[0-9a-fA-F]{40}$/.test(a.trim());
 export function isNativeAddress(a: string): boolean {
@@ -22,11 +38,11 @@ export function isNativeAddress(a: string): boolean {
   }
 }
 
-/** transferToNative(bytes32 native_recipient) call data. */
-export function transferToNativeData(recipient: string): string {
+/** transferToNative(bytes32 native_recipient) call data, with the node's selector. */
+export function transferToNativeData(recipient: string, bridge: Pick<NodeBridge, 'transferToNativeSelector'>): string {
   const bytes = bs58.decode(recipient);
   if (bytes.length !== 32) throw new BridgeCheckError('The native recipient must be a base-58 address of 32 bytes');
-  return TRANSFER_TO_NATIVE_SELECTOR + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return bridge.transferToNativeSelector + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Little-endian u32/u64 and bincode strings, the EVM program's instruction layout. */
@@ -39,10 +55,11 @@ function u64(n: bigint): number[] {
   return out;
 }
 
-export function depositInstructionData(lamports: bigint, evmAddress: string) {
+/** The deposit's three instructions' data: System assign to the node's EVM program, SwapNativeToEther, FreeOwnership. */
+export function depositInstructionData(lamports: bigint, evmAddress: string, bridge: Pick<NodeBridge, 'evmProgramId'>) {
   const addr = new TextEncoder().encode(evmAddress.toLowerCase());
   return {
-    assign: Uint8Array.from([...u32(1), ...bs58.decode(EVM_PROGRAM_ID)]),
+    assign: Uint8Array.from([...u32(1), ...bs58.decode(bridge.evmProgramId)]),
     swap: Uint8Array.from([...u32(1), ...u64(lamports), ...u64(BigInt(addr.length)), ...addr]),
     free: Uint8Array.from(u32(2)),
   };

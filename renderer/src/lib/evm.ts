@@ -65,13 +65,3 @@ export async function resolveEvmHash(c: Connection, hash: string): Promise<'tx' 
   if (tx instanceof Error) throw tx;
   return null;
 }
-
-/** transferToNative(bytes32) call data → the native recipient's base-58 address, else null. */
-export function decodeTransferToNative(input: string, selector: string, toBase58: (b: Uint8Array) => string): string | null {
-  if (!input?.toLowerCase().startsWith(selector.toLowerCase()) || input.length !== 2 + 8 + 64) return null;
-  const hex = input.slice(10);
-  const bytes = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return toBase58(bytes);
-}
-

@@ -2,22 +2,23 @@
 import bs58 from 'bs58';
 import { Buffer } from 'buffer';
 import type { Connection } from './connection.ts';
-import { depositInstructionData, EVM_PROGRAM_ID, EVM_STATE_ID } from './bridge.ts';
+import { depositInstructionData, nodeBridge } from './bridge.ts';
 
 const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 
 async function buildDeposit(c: Connection, secretKey: Uint8Array, evmAddress: string, lamports: bigint) {
+  const { evmProgramId, evmStateAccount } = nodeBridge(c.info);
   const web3 = await import('@solana/web3.js');
   const signer = web3.Keypair.fromSecretKey(secretKey);
-  const data = depositInstructionData(lamports, evmAddress);
+  const data = depositInstructionData(lamports, evmAddress, { evmProgramId });
   const owner = { pubkey: signer.publicKey, isSigner: true, isWritable: true };
-  const evmAccounts = [{ pubkey: new web3.PublicKey(EVM_STATE_ID), isSigner: false, isWritable: true }, owner];
+  const evmAccounts = [{ pubkey: new web3.PublicKey(evmStateAccount), isSigner: false, isWritable: true }, owner];
   const { blockhash, lastValidBlockHeight } = (await c.rpc.call<any>('getLatestBlockhash', [{ commitment: 'confirmed' }])).value;
   const tx = new web3.Transaction({ feePayer: signer.publicKey, blockhash, lastValidBlockHeight });
   tx.add(
     new web3.TransactionInstruction({ programId: new web3.PublicKey(SYSTEM_PROGRAM_ID), keys: [owner], data: Buffer.from(data.assign) }),
-    new web3.TransactionInstruction({ programId: new web3.PublicKey(EVM_PROGRAM_ID), keys: evmAccounts, data: Buffer.from(data.swap) }),
-    new web3.TransactionInstruction({ programId: new web3.PublicKey(EVM_PROGRAM_ID), keys: evmAccounts, data: Buffer.from(data.free) }),
+    new web3.TransactionInstruction({ programId: new web3.PublicKey(evmProgramId), keys: evmAccounts, data: Buffer.from(data.swap) }),
+    new web3.TransactionInstruction({ programId: new web3.PublicKey(evmProgramId), keys: evmAccounts, data: Buffer.from(data.free) }),
   );
   return { signer, tx };
 }

@@ -16,6 +16,8 @@ import { parseLookupTableAccount, parseLookupTableInstruction } from './address-
 import { CONFIG_PROGRAM_ID, STAKE_PROGRAM_ID, VOTE_PROGRAM_ID } from '../../../common/pubkey.ts';
 import { parseStakeAccount, parseStakeConfigAccount, parseStakeInstruction } from './stake.ts';
 import { parseVoteAccount, parseVoteInstruction } from './vote.ts';
+import { EVM_PROGRAM_ID } from '../../../evm/constants.ts';
+import { parseEvmInstruction } from './evm.ts';
 
 export interface InstructionParserEntry {
   /** Program name as Agave reports it (kebab-case), e.g. "system", "spl-memo". */
@@ -45,6 +47,9 @@ accountParsers.set(CONFIG_PROGRAM_ID, parseStakeConfigAccount);
 
 instructionParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, { program: 'address-lookup-table', parse: parseLookupTableInstruction });
 accountParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, parseLookupTableAccount);
+
+// Velas's name (its ParsableProgram::Evm, kebab-cased as Agave names programs).
+instructionParsers.set(EVM_PROGRAM_ID, { program: 'evm', parse: parseEvmInstruction });
 
 /** `{program, parsed}` for an instruction of a parsable program, or null (shown partially decoded). */
 export function parseInstruction(
