@@ -34,7 +34,7 @@ describe('jsonParsed EVM instructions and decoded EVM fields, with real clients'
     kit = createSolanaRpc(node.rpcUrl);
     provider = new JsonRpcProvider(node.evmRpcUrl, undefined, { pollingInterval: 50, cacheTimeout: -1 });
     alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'), provider);
-    relayer = node.keys.evmBridge.address;
+    relayer = node.keys.evmRelayer.address;
   });
   after(async () => {
     provider.destroy();
@@ -99,10 +99,10 @@ describe('jsonParsed EVM instructions and decoded EVM fields, with real clients'
       const { evm } = await parsedCarrier(sent.hash);
       assert.equal(evm.length, 1);
       assert.equal(evm[0]!.program, 'evm');
-      const { type, info } = evm[0]!.parsed as { type: string; info: { evmStateAccount: string; bridgeAccount: string; transaction: Record<string, unknown> } };
+      const { type, info } = evm[0]!.parsed as { type: string; info: { evmStateAccount: string; relayerAccount: string; transaction: Record<string, unknown> } };
       assert.equal(type, 'evmTransaction');
       assert.equal(info.evmStateAccount, EVM_STATE_ID);
-      assert.equal(info.bridgeAccount, relayer);
+      assert.equal(info.relayerAccount, relayer);
       const byHash = await provider.send('eth_getTransactionByHash', [sent.hash]);
       assert.deepEqual(
         { hash: info.transaction.hash, from: info.transaction.from, to: info.transaction.to, nonce: info.transaction.nonce, value: info.transaction.value, gas: info.transaction.gas, type: info.transaction.type, maxFeePerGas: info.transaction.maxFeePerGas, maxPriorityFeePerGas: info.transaction.maxPriorityFeePerGas },
@@ -137,10 +137,10 @@ describe('jsonParsed EVM instructions and decoded EVM fields, with real clients'
     const { evm, receipt } = await parsedCarrier(hash);
     assert.equal(receipt.status, '0x1');
     // The receipt names the native transaction that executed it: the last of the flow.
-    const execute = evm[0]!.parsed as { type: string; info: { evmStateAccount: string; storageAccount: string; bridgeAccount: string } };
+    const execute = evm[0]!.parsed as { type: string; info: { evmStateAccount: string; storageAccount: string; relayerAccount: string } };
     assert.equal(execute.type, 'evmBigTransactionExecute');
     assert.equal(execute.info.evmStateAccount, EVM_STATE_ID);
-    assert.equal(execute.info.bridgeAccount, relayer);
+    assert.equal(execute.info.relayerAccount, relayer);
     // The storage account's history holds the allocation and the writes before it.
     const history = await connection.getSignaturesForAddress(new PublicKey(execute.info.storageAccount), undefined, 'confirmed');
     const kinds: string[] = [];

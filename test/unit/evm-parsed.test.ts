@@ -53,10 +53,10 @@ describe('jsonParsed EVM program instructions', () => {
       const p = parse({ kind: 'transaction', raw });
       assert.ok(p, name);
       assert.equal(p.program, 'evm');
-      const parsed = p.parsed as { type: string; info: { evmStateAccount: string; bridgeAccount: string; transaction: Record<string, unknown> } };
+      const parsed = p.parsed as { type: string; info: { evmStateAccount: string; relayerAccount: string; transaction: Record<string, unknown> } };
       assert.equal(parsed.type, 'evmTransaction');
       assert.equal(parsed.info.evmStateAccount, EVM_STATE_ID);
-      assert.equal(parsed.info.bridgeAccount, relayer);
+      assert.equal(parsed.info.relayerAccount, relayer);
       const t = parsed.info.transaction;
       for (const [k, v] of Object.entries({ ...ethersView(raw), ...fees })) assert.equal(t[k], v, `${name}: ${k}`);
       assert.equal(t.input, hexlify(EthTransaction.from(hexlify(raw)).data), name);
@@ -106,7 +106,7 @@ describe('jsonParsed EVM program instructions', () => {
     });
     assert.deepEqual(parse({ kind: 'execute' }, [EVM_STATE_ID, storage, relayer])!.parsed, {
       type: 'evmBigTransactionExecute',
-      info: { evmStateAccount: EVM_STATE_ID, storageAccount: storage, bridgeAccount: relayer },
+      info: { evmStateAccount: EVM_STATE_ID, storageAccount: storage, relayerAccount: relayer },
     });
   });
 

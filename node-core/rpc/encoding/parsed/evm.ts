@@ -2,19 +2,21 @@
  * jsonParsed for the EVM program's instructions (node-core/evm/instruction.ts has the layout), in
  * the names and shapes of Velas's `parse_evm` (velas-chain transaction-status), program "evm":
  *
- *   evmTransaction             { evmStateAccount, bridgeAccount, transaction }
+ *   evmTransaction             { evmStateAccount, relayerAccount, transaction }
  *   swapNativeToEvm            { evmStateAccount, fromNativeAccount, toEvmAccount, lamports }
  *   freeOwnership              { evmStateAccount, nativeAccount }
  *   evmBigTransactionAllocate  { evmStateAccount, storageAccount, size }
  *   evmBigTransactionWrite     { evmStateAccount, storageAccount, offset, data (base64) }
- *   evmBigTransactionExecute   { evmStateAccount, storageAccount, bridgeAccount }
+ *   evmBigTransactionExecute   { evmStateAccount, storageAccount, relayerAccount }
  *
- * `bridgeAccount` is Velas's name for the native account that signs and pays for the carried
- * transaction (the relayer, which gets its base fee back). Where this differs from Velas:
+ * `relayerAccount` is the native account that signs and pays for the carried transaction (the
+ * relayer, which gets its base fee back). Where this differs from Velas:
+ * - Velas called that account `bridgeAccount`; here "bridge" names only the bridge itself (the
+ *   precompile and the deposit), and the account that relays is named for what it does.
  * - Every account the program reads is named, as Agave's parsers name them: `evmStateAccount`
  *   everywhere, and FreeOwnership names its account (Velas gave it no info at all).
  * - The accounts the program needs must be there (two; three for execute), else the instruction
- *   stays unparsed as Agave's check_num_accounts does; Velas left `bridgeAccount` out instead.
+ *   stays unparsed as Agave's check_num_accounts does; Velas left its `bridgeAccount` out instead.
  * - `transaction` is the carried transaction in today's Ethereum JSON (as eth_getTransactionByHash
  *   shows it, without the block fields; any type, with `transferToNative` on a call of the bridge)
  *   where Velas's was its legacy-only RPCTransaction. Velas's later `feeType` does not exist here.
@@ -72,7 +74,7 @@ export const parseEvmInstruction: InstructionParser = (data, accounts: Address[]
     case 'transaction': {
       const transaction = carriedTransaction(ix.raw);
       if (!transaction) return null;
-      return { type: 'evmTransaction', info: { evmStateAccount, bridgeAccount: second, transaction } };
+      return { type: 'evmTransaction', info: { evmStateAccount, relayerAccount: second, transaction } };
     }
     case 'swapNativeToEther':
       return { type: 'swapNativeToEvm', info: { evmStateAccount, fromNativeAccount: second, toEvmAccount: ix.evmAddress, lamports: num(ix.lamports) } };
@@ -86,6 +88,6 @@ export const parseEvmInstruction: InstructionParser = (data, accounts: Address[]
         info: { evmStateAccount, storageAccount: second, offset: num(ix.offset), data: Buffer.from(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength).toString('base64') },
       };
     case 'execute':
-      return { type: 'evmBigTransactionExecute', info: { evmStateAccount, storageAccount: second, bridgeAccount: accounts[2]! } };
+      return { type: 'evmBigTransactionExecute', info: { evmStateAccount, storageAccount: second, relayerAccount: accounts[2]! } };
   }
 };
