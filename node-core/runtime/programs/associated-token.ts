@@ -10,6 +10,7 @@ import { findProgramAddress } from '../../common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../common/pubkey.ts';
 import { InstructionError } from '../errors.ts';
 import type { CpiInstruction, InstructionAccount, InstructionContext, Program } from '../program.ts';
+import { encodeSystemInstruction } from './system-instruction.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, unpackAccount, unpackMint } from './token/state.ts';
 
 /** AssociatedTokenAccountError::InvalidOwner. */
@@ -74,14 +75,14 @@ function createPdaAccount(ctx: InstructionContext, funder: Address, account: Ins
   if (account.account.lamports > 0) {
     const topUp = Math.max(required - account.account.lamports, 0);
     if (topUp > 0) {
-      const data = new ByteWriter(12).u32(2).u64(topUp).finish();
+      const data = encodeSystemInstruction({ type: 'transfer', lamports: BigInt(topUp) });
       invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(funder, true, true), meta(account.key, true)], data });
     }
-    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: new ByteWriter(12).u32(8).u64(space).finish() }, seeds);
-    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: new ByteWriter(36).u32(1).bytes(addressToBytes(owner)).finish() }, seeds);
+    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: encodeSystemInstruction({ type: 'allocate', space: BigInt(space) }) }, seeds);
+    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: encodeSystemInstruction({ type: 'assign', owner }) }, seeds);
     return;
   }
-  const data = new ByteWriter(52).u32(0).u64(required).u64(space).bytes(addressToBytes(owner)).finish();
+  const data = encodeSystemInstruction({ type: 'createAccount', lamports: BigInt(required), space: BigInt(space), owner });
   invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(funder, true, true), meta(account.key, true, true)], data }, seeds);
 }
 

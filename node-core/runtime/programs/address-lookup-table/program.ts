@@ -14,6 +14,7 @@ import { createProgramAddress } from '../../../common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../../common/pubkey.ts';
 import { InstructionError } from '../../errors.ts';
 import type { InstructionAccount, InstructionContext, Program } from '../../program.ts';
+import { encodeSystemInstruction } from '../system-instruction.ts';
 import { decodeLookupTableInstruction } from './instruction.ts';
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM_ID,
@@ -42,7 +43,7 @@ function invoke(ctx: InstructionContext, accounts: Array<{ key: Address; isSigne
 }
 
 const systemTransfer = (ctx: InstructionContext, from: Address, to: Address, lamports: number) =>
-  invoke(ctx, [{ key: from, isSigner: true, isWritable: true }, { key: to, isSigner: false, isWritable: true }], new ByteWriter(12).u32(2).u64(lamports).finish());
+  invoke(ctx, [{ key: from, isSigner: true, isWritable: true }, { key: to, isSigner: false, isWritable: true }], encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports) }));
 
 /** The table account must belong to this program (checked before anything else). */
 function ownedTable(ctx: InstructionContext): InstructionAccount {
@@ -102,8 +103,8 @@ function create(ctx: InstructionContext, recentSlot: bigint, bumpSeed: number): 
   const required = Math.max(Math.max(ctx.minimumBalance(LOOKUP_TABLE_META_SIZE), 1) - tableLamports, 0);
   if (required > 0) systemTransfer(ctx, payer.key, table.key, required);
   const self = [{ key: table.key, isSigner: true, isWritable: true }];
-  invoke(ctx, self, new ByteWriter(12).u32(8).u64(LOOKUP_TABLE_META_SIZE).finish(), [seeds]);
-  invoke(ctx, self, new ByteWriter(36).u32(1).bytes(addressToBytes(ADDRESS_LOOKUP_TABLE_PROGRAM_ID)).finish(), [seeds]);
+  invoke(ctx, self, encodeSystemInstruction({ type: 'allocate', space: BigInt(LOOKUP_TABLE_META_SIZE) }), [seeds]);
+  invoke(ctx, self, encodeSystemInstruction({ type: 'assign', owner: ADDRESS_LOOKUP_TABLE_PROGRAM_ID }), [seeds]);
   writeMeta(table, { meta: newLookupTableMeta(authority), addresses: [] });
 }
 
