@@ -6,6 +6,7 @@ import { sign, type Keypair } from '../../node-core/keys/keypair.ts';
 import { compileMessage } from '../../node-core/runtime/message-builder.ts';
 import { encodeLookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../../node-core/runtime/programs/address-lookup-table/state.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { serializeMessage, serializeTransaction } from '../../node-core/runtime/wire.ts';
 
 /** Addresses one ExtendLookupTable transaction carries comfortably within a packet. */
@@ -46,7 +47,7 @@ export function presignLookupTransfers(payer: Keypair, blockhash: string, table:
         header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
         accountKeys: [payer.address, SYSTEM_PROGRAM_ID],
         recentBlockhash: blockhash,
-        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: new ByteWriter(12).u32(2).u64(lamports + i).finish() }],
+        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports + i) }) }],
         addressTableLookups: [{ accountKey: table, writableIndexes: [i % entryCount], readonlyIndexes: [] }],
       },
       addressToBytes,

@@ -3,6 +3,7 @@ import { ByteWriter } from '../../node-core/common/bytes.ts';
 import { findProgramAddress } from '../../node-core/common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { generateKeypair, type Keypair } from '../../node-core/keys/keypair.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, TOKEN_PROGRAM_ID } from '../../node-core/runtime/programs/token/state.ts';
 import { buildTransaction, type InstructionSpec } from '../../test/helpers/tx-builder.ts';
 
@@ -54,7 +55,7 @@ export function tokenSetup(owner: Keypair, blockhash: string, destinationCount: 
       { key: owner.address, signer: true, writable: true },
       { key: mint.address, signer: true, writable: true },
     ],
-    data: new ByteWriter(52).u32(0).u64(rentOf(MINT_LEN)).u64(MINT_LEN).bytes(addressToBytes(TOKEN_PROGRAM_ID)).finish(),
+    data: encodeSystemInstruction({ type: 'createAccount', lamports: BigInt(rentOf(MINT_LEN)), space: BigInt(MINT_LEN), owner: TOKEN_PROGRAM_ID }),
   };
   const initMint: InstructionSpec = {
     programId: TOKEN_PROGRAM_ID,

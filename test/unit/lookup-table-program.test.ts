@@ -34,6 +34,7 @@ import {
   newLookupTableMeta,
 } from '../../node-core/runtime/programs/address-lookup-table/state.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { renderSysvar, SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import type { Message, Transaction } from '../../node-core/runtime/wire.ts';
 import { parseAccountData, parseInstruction } from '../../node-core/rpc/encoding/parsed/index.ts';
@@ -312,7 +313,7 @@ function v0(statics: { keys: Address[]; readonlyUnsigned: number }, lookups: Mes
   return signMessage(m, [payer]);
 }
 
-const transferData = (lamports: number) => new ByteWriter(12).u32(2).u64(lamports).finish();
+const transferData = (lamports: number) => encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports) });
 
 describe('v0 transactions with lookups', () => {
   test('writable and read-only addresses load from the table; meta lists them', () => {

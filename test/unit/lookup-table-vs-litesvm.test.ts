@@ -21,6 +21,7 @@ import { TransactionError } from '../../node-core/runtime/errors.ts';
 import { builtinProgramAccount, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
 import { encodeLookupTableInstruction, type LookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID as ALT } from '../../node-core/runtime/programs/address-lookup-table/state.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import type { Transaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
@@ -141,7 +142,7 @@ describe('the Address Lookup Table program against LiteSVM', () => {
         header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
         accountKeys: [payer.address, SYSTEM_PROGRAM_ID],
         recentBlockhash: w.blockhash(),
-        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: new ByteWriter(12).u32(2).u64(lamports).finish() }],
+        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports) }) }],
         addressTableLookups: [{ accountKey: table, writableIndexes: [index], readonlyIndexes: [] }],
       };
       return signMessage(m, [payer]);
