@@ -9,13 +9,12 @@
  * and `invoke [2]` logs are Agave's. Log lines and errors are the builtin's own; like every builtin's
  * ic_msg! lines they carry no `Program log:` prefix.
  */
-import { ByteWriter } from '../../../common/bytes.ts';
 import { createProgramAddress } from '../../../common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../../common/pubkey.ts';
 import { InstructionError } from '../../errors.ts';
 import type { InstructionAccount, InstructionContext, Program } from '../../program.ts';
 import { encodeSystemInstruction } from '../system-instruction.ts';
-import { decodeLookupTableInstruction } from './instruction.ts';
+import { decodeLookupTableInstruction, lookupTableSeeds } from './instruction.ts';
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM_ID,
   LOOKUP_TABLE_MAX_ADDRESSES,
@@ -90,7 +89,7 @@ function create(ctx: InstructionContext, recentSlot: bigint, bumpSeed: number): 
     ctx.logRaw(`${recentSlot} is not a recent slot`);
     throw fail('InvalidInstructionData');
   }
-  const seeds = [addressToBytes(authority), new ByteWriter(8).u64(recentSlot).finish(), Uint8Array.of(bumpSeed)];
+  const seeds = [...lookupTableSeeds(authority, recentSlot), Uint8Array.of(bumpSeed)];
   const derived = createProgramAddress(seeds, ADDRESS_LOOKUP_TABLE_PROGRAM_ID);
   if (derived === null) throw fail('InvalidSeeds');
   if (table.key !== derived) {
