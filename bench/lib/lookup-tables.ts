@@ -1,11 +1,10 @@
 /** Lookup-table transactions for benchmarks: a table's setup and pre-signed v0 transfers through it. */
-import { ByteWriter } from '../../node-core/common/bytes.ts';
-import { findProgramAddress } from '../../node-core/common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { sign, type Keypair } from '../../node-core/keys/keypair.ts';
 import { compileMessage } from '../../node-core/runtime/message-builder.ts';
-import { encodeLookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
+import { deriveLookupTableAddress, encodeLookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../../node-core/runtime/programs/address-lookup-table/state.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { serializeMessage, serializeTransaction } from '../../node-core/runtime/wire.ts';
 
 /** Addresses one ExtendLookupTable transaction carries comfortably within a packet. */
@@ -18,7 +17,7 @@ function signedLegacy(payer: Keypair, blockhash: string, ix: Parameters<typeof c
 
 /** Create (at `recentSlot`) and extend a table owned by `authority` (which pays) with `entries`. */
 export function lookupTableSetup(authority: Keypair, blockhash: string, recentSlot: number, entries: Address[]): { table: Address; wires: Uint8Array[] } {
-  const { address: table, bump } = findProgramAddress([addressToBytes(authority.address), new ByteWriter(8).u64(recentSlot).finish()], ADDRESS_LOOKUP_TABLE_PROGRAM_ID);
+  const { address: table, bump } = deriveLookupTableAddress(authority.address, recentSlot);
   const metas = [
     { key: table, writable: true },
     { key: authority.address, signer: true },
@@ -46,7 +45,7 @@ export function presignLookupTransfers(payer: Keypair, blockhash: string, table:
         header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
         accountKeys: [payer.address, SYSTEM_PROGRAM_ID],
         recentBlockhash: blockhash,
-        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: new ByteWriter(12).u32(2).u64(lamports + i).finish() }],
+        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports + i) }) }],
         addressTableLookups: [{ accountKey: table, writableIndexes: [i % entryCount], readonlyIndexes: [] }],
       },
       addressToBytes,

@@ -1,8 +1,10 @@
 /** SPL Token transactions for benchmarks, built with the node's own wire code and signer. */
-import { ByteWriter } from '../../node-core/common/bytes.ts';
 import { findProgramAddress } from '../../node-core/common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { generateKeypair, type Keypair } from '../../node-core/keys/keypair.ts';
+import { encodeAssociatedTokenInstruction } from '../../node-core/runtime/programs/associated-token.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
+import { encodeTokenInstruction } from '../../node-core/runtime/programs/token/instruction.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, TOKEN_PROGRAM_ID } from '../../node-core/runtime/programs/token/state.ts';
 import { buildTransaction, type InstructionSpec } from '../../test/helpers/tx-builder.ts';
 
@@ -19,7 +21,7 @@ const createAta = (payer: Address, owner: Address, mint: Address): InstructionSp
     { key: SYSTEM_PROGRAM_ID },
     { key: TOKEN_PROGRAM_ID },
   ],
-  data: [1],
+  data: encodeAssociatedTokenInstruction('CreateIdempotent'),
 });
 
 export const tokenTransferIx = (source: Address, destination: Address, authority: Address, amount: number): InstructionSpec => ({
@@ -29,7 +31,7 @@ export const tokenTransferIx = (source: Address, destination: Address, authority
     { key: destination, writable: true },
     { key: authority, signer: true },
   ],
-  data: new ByteWriter(9).u8(3).u64(amount).finish(),
+  data: encodeTokenInstruction({ type: 'transfer', amount: BigInt(amount) }),
 });
 
 export interface TokenSetup {
@@ -54,12 +56,12 @@ export function tokenSetup(owner: Keypair, blockhash: string, destinationCount: 
       { key: owner.address, signer: true, writable: true },
       { key: mint.address, signer: true, writable: true },
     ],
-    data: new ByteWriter(52).u32(0).u64(rentOf(MINT_LEN)).u64(MINT_LEN).bytes(addressToBytes(TOKEN_PROGRAM_ID)).finish(),
+    data: encodeSystemInstruction({ type: 'createAccount', lamports: BigInt(rentOf(MINT_LEN)), space: BigInt(MINT_LEN), owner: TOKEN_PROGRAM_ID }),
   };
   const initMint: InstructionSpec = {
     programId: TOKEN_PROGRAM_ID,
     accounts: [{ key: mint.address, writable: true }],
-    data: new ByteWriter(35).u8(20).u8(0).bytes(addressToBytes(owner.address)).u8(0).finish(),
+    data: encodeTokenInstruction({ type: 'initializeMint2', decimals: 0, mintAuthority: owner.address, freezeAuthority: null }),
   };
   const mintTo: InstructionSpec = {
     programId: TOKEN_PROGRAM_ID,
@@ -68,7 +70,7 @@ export function tokenSetup(owner: Keypair, blockhash: string, destinationCount: 
       { key: source, writable: true },
       { key: owner.address, signer: true },
     ],
-    data: new ByteWriter(9).u8(7).u64(supply).finish(),
+    data: encodeTokenInstruction({ type: 'mintTo', amount: BigInt(supply) }),
   };
   wires.push(buildTransaction(owner, [createMint, initMint, createAta(owner.address, owner.address, mint.address), mintTo], blockhash, [mint]).wire);
   const destinations: Address[] = [];

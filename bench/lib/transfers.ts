@@ -1,8 +1,8 @@
 /** Pre-signed System transfers, built with the node's own wire encoder and Ed25519 signer. */
 import crypto from 'node:crypto';
-import { ByteWriter } from '../../node-core/common/bytes.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress, type Address } from '../../node-core/common/pubkey.ts';
 import { sign, type Keypair } from '../../node-core/keys/keypair.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { serializeMessage, serializeTransaction } from '../../node-core/runtime/wire.ts';
 
 export const randomAddress = () => bytesToAddress(crypto.randomBytes(32));
@@ -31,7 +31,7 @@ export function presignTransfers(plan: TransferPlan): Uint8Array[] {
         header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
         accountKeys: [payer.address, to, SYSTEM_PROGRAM_ID],
         recentBlockhash: plan.blockhash,
-        instructions: [{ programIdIndex: 2, accounts: [0, 1], data: new ByteWriter(12).u32(2).u64(base + i).finish() }],
+        instructions: [{ programIdIndex: 2, accounts: [0, 1], data: encodeSystemInstruction({ type: 'transfer', lamports: BigInt(base + i) }) }],
         addressTableLookups: [],
       },
       addressToBytes,

@@ -15,7 +15,9 @@ export function isAddress(text: unknown): text is Address {
 export const addressToBytes = (a: Address): Uint8Array => decodeBase58(a);
 export const bytesToAddress = (b: Uint8Array): Address => encodeBase58(b);
 
-export const SYSTEM_PROGRAM_ID: Address = '11111111111111111111111111111111';
+/** Pubkey::default(), the all-zero key: "no key" in account layouts. The System program has it as its id. */
+export const DEFAULT_PUBKEY: Address = '11111111111111111111111111111111';
+export const SYSTEM_PROGRAM_ID: Address = DEFAULT_PUBKEY;
 export const COMPUTE_BUDGET_PROGRAM_ID: Address = 'ComputeBudget111111111111111111111111111111';
 export const MEMO_PROGRAM_ID: Address = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 export const MEMO_V1_PROGRAM_ID: Address = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';

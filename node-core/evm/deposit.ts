@@ -4,9 +4,9 @@
  * EVM state account and credits the EVM address, and FreeOwnership hands the account back to the
  * System program, all in one transaction.
  */
-import { ByteWriter } from '../common/bytes.ts';
-import { addressToBytes, SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
+import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { InstructionSpec } from '../runtime/message-builder.ts';
+import { encodeSystemInstruction } from '../runtime/programs/system-instruction.ts';
 import { EVM_PROGRAM_ID, EVM_STATE_ID } from './constants.ts';
 import { encodeEvmInstruction } from './instruction.ts';
 
@@ -16,7 +16,7 @@ export function depositInstructions(owner: Address, evmAddress: string, lamports
     { key: owner, signer: true, writable: true },
   ];
   return [
-    { programId: SYSTEM_PROGRAM_ID, accounts: [{ key: owner, signer: true, writable: true }], data: new ByteWriter(36).u32(1).bytes(addressToBytes(EVM_PROGRAM_ID)).finish() },
+    { programId: SYSTEM_PROGRAM_ID, accounts: [{ key: owner, signer: true, writable: true }], data: encodeSystemInstruction({ type: 'assign', owner: EVM_PROGRAM_ID }) },
     { programId: EVM_PROGRAM_ID, accounts, data: encodeEvmInstruction({ kind: 'swapNativeToEther', lamports, evmAddress }) },
     { programId: EVM_PROGRAM_ID, accounts, data: encodeEvmInstruction({ kind: 'freeOwnership' }) },
   ];

@@ -9,11 +9,11 @@
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { addressToBytes as addressBytes, SYSTEM_PROGRAM_ID } from '../common/pubkey.ts';
-import { ByteWriter } from '../common/bytes.ts';
 import type { Chain } from '../ledger/chain.ts';
 import { generateKeypair, type Keypair } from '../keys/keypair.ts';
 import { minimumBalanceForRentExemption } from '../runtime/account.ts';
 import { compileMessage, signTransaction, type InstructionSpec, type UnsignedMessage } from '../runtime/message-builder.ts';
+import { encodeSystemInstruction } from '../runtime/programs/system-instruction.ts';
 import { PACKET_DATA_SIZE, serializeMessage, type Transaction } from '../runtime/wire.ts';
 import { transferToNativeRecipient } from './bridge-precompile.ts';
 import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, MAX_TX_GAS } from './constants.ts';
@@ -188,7 +188,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const createAccount: InstructionSpec = {
       programId: SYSTEM_PROGRAM_ID,
       accounts: [{ key: this.relayer.address, signer: true, writable: true }, { key: storage.address, signer: true, writable: true }],
-      data: new ByteWriter(52).u32(0).u64(rent).u64(size).bytes(addressBytes(EVM_PROGRAM_ID)).finish(),
+      data: encodeSystemInstruction({ type: 'createAccount', lamports: BigInt(rent), space: BigInt(size), owner: EVM_PROGRAM_ID }),
     };
     const signed = (ixs: InstructionSpec[]) => signTransaction(compileMessage(this.relayer.address, ixs, blockhash), [this.relayer, storage]);
     const out = [signed([createAccount, evmIx({ kind: 'allocate', size: BigInt(size) }, storageAccounts)])];

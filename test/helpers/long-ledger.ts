@@ -14,15 +14,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ByteWriter } from '../../node-core/common/bytes.ts';
 import { MEMO_PROGRAM_ID, type Address } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import type { Chain } from '../../node-core/ledger/chain.ts';
 import { compileMessage, signTransaction, type InstructionSpec } from '../../node-core/runtime/message-builder.ts';
+import { systemTransferInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { startNode } from '../../node-core/node/start.ts';
 import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/node/options.ts';
 
-const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 /** Slots sealed between waits for the store, so unrooted banks and pending commits stay few. */
 const FLUSH_EVERY = 256;
 /** Recipients of the transfers: few enough that each has thousands of signatures to page through. */
@@ -58,15 +57,6 @@ export interface LongLedgerOptions {
   /** Progress callback, every 10,000 slots. */
   progress?: (slot: number) => void;
 }
-
-const transfer = (from: Address, to: Address, lamports: number): InstructionSpec => ({
-  programId: SYSTEM_PROGRAM_ID,
-  accounts: [
-    { key: from, signer: true, writable: true },
-    { key: to, writable: true },
-  ],
-  data: new ByteWriter(12).u32(2).u64(lamports).finish(),
-});
 
 const memo = (text: string): InstructionSpec => ({ programId: MEMO_PROGRAM_ID, data: new TextEncoder().encode(text) });
 
@@ -133,16 +123,16 @@ async function writeLongLedger(dir: string, slots: number, opts: LongLedgerOptio
 
   try {
     // Enough for the fees of every failing transfer.
-    execute(payers[0]!, [transfer(payers[0]!.address, failing.address, 100_000_000)]);
+    execute(payers[0]!, [systemTransferInstruction(payers[0]!.address, failing.address, 100_000_000)]);
     while (chain.processedSlot <= slots) {
       const slot = chain.processedSlot;
       for (let i = 0; i < slot % 3; i++, txIndex++) {
         if (txIndex % 500 === 499) {
-          execute(failing, [transfer(failing.address, recipients[0]!, 1_000_000_000_000_000)]);
+          execute(failing, [systemTransferInstruction(failing.address, recipients[0]!, 1_000_000_000_000_000)]);
           continue;
         }
         const payer = payers[txIndex % payers.length]!;
-        const ixs = [transfer(payer.address, recipients[txIndex % recipients.length]!, TRANSFER_LAMPORTS)];
+        const ixs = [systemTransferInstruction(payer.address, recipients[txIndex % recipients.length]!, TRANSFER_LAMPORTS)];
         if (txIndex % 7 === 0) {
           ixs.push(memo(`slot ${slot} transfer ${txIndex}`));
           memoCount++;

@@ -2,13 +2,13 @@
  * Builds transactions for unit tests with the node's own wire code: a tiny compiler from
  * instructions (program id, account metas, data) to a legacy message, and signing with node keypairs.
  */
-import { addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
-import { ByteWriter } from '../../node-core/common/bytes.ts';
+import { COMPUTE_BUDGET_PROGRAM_ID, addressToBytes } from '../../node-core/common/pubkey.ts';
 import { sign, type Keypair } from '../../node-core/keys/keypair.ts';
 import { parseTransaction, serializeMessage, serializeTransaction, type Transaction } from '../../node-core/runtime/wire.ts';
 
 export { compileMessage, type InstructionSpec, type MetaSpec, type UnsignedMessage } from '../../node-core/runtime/message-builder.ts';
 import { compileMessage, type InstructionSpec, type UnsignedMessage } from '../../node-core/runtime/message-builder.ts';
+import { encodeComputeBudgetInstruction } from '../../node-core/runtime/programs/compute-budget.ts';
 
 let fakeSignatureCounter = 0;
 
@@ -36,24 +36,14 @@ export function buildTransaction(payer: Keypair, instructions: InstructionSpec[]
 
 // ---- instruction data ----
 
-const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
-const COMPUTE_BUDGET_PROGRAM_ID = 'ComputeBudget111111111111111111111111111111';
-
-export const transferIx = (from: Address, to: Address, lamports: number | bigint): InstructionSpec => ({
-  programId: SYSTEM_PROGRAM_ID,
-  accounts: [
-    { key: from, signer: true, writable: true },
-    { key: to, writable: true },
-  ],
-  data: new ByteWriter(12).u32(2).u64(lamports).finish(),
-});
+export { systemTransferInstruction as transferIx } from '../../node-core/runtime/programs/system-instruction.ts';
 
 export const setComputeUnitLimitIx = (units: number): InstructionSpec => ({
   programId: COMPUTE_BUDGET_PROGRAM_ID,
-  data: new ByteWriter(5).u8(2).u32(units).finish(),
+  data: encodeComputeBudgetInstruction({ type: 'setComputeUnitLimit', units }),
 });
 
 export const setComputeUnitPriceIx = (microLamports: number | bigint): InstructionSpec => ({
   programId: COMPUTE_BUDGET_PROGRAM_ID,
-  data: new ByteWriter(9).u8(3).u64(microLamports).finish(),
+  data: encodeComputeBudgetInstruction({ type: 'setComputeUnitPrice', microLamports: BigInt(microLamports) }),
 });

@@ -7,7 +7,9 @@ import {
   MAX_COMPUTE_UNIT_LIMIT,
   computeBudgetOf,
   decodeComputeBudgetInstruction,
+  encodeComputeBudgetInstruction,
   prioritizationFee,
+  type ComputeBudgetInstruction,
   type ComputeBudget,
 } from '../../node-core/runtime/programs/compute-budget.ts';
 import type { Message } from '../../node-core/runtime/wire.ts';
@@ -60,6 +62,23 @@ describe('computeBudgetOf', () => {
     );
     assert.deepEqual(b, budget({ unitLimit: 300_000, unitPrice: 2n ** 64n - 1n, heapFrameBytes: 64 * 1024 }));
     assert.deepEqual(computeBudgetOf(message([cb([4, 0, 0, 1, 0]), memo])).loadedAccountsDataSizeLimit, 65536);
+  });
+
+  test('the encoder writes what web3.js writes, and what it writes decodes back', () => {
+    const cases: Array<[ComputeBudgetInstruction, { data: Buffer } | null]> = [
+      [{ type: 'requestUnitsDeprecated', units: 300_000, additionalFee: 7 }, ComputeBudgetProgram.requestUnits({ units: 300_000, additionalFee: 7 })],
+      [{ type: 'requestHeapFrame', bytes: 64 * 1024 }, ComputeBudgetProgram.requestHeapFrame({ bytes: 64 * 1024 })],
+      [{ type: 'setComputeUnitLimit', units: 300_000 }, ComputeBudgetProgram.setComputeUnitLimit({ units: 300_000 })],
+      [{ type: 'setComputeUnitPrice', microLamports: 2n ** 64n - 1n }, ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 2n ** 64n - 1n })],
+      // web3.js v1 has no SetLoadedAccountsDataSizeLimit.
+      [{ type: 'setLoadedAccountsDataSizeLimit', bytes: 65536 }, null],
+    ];
+    for (const [ix, theirs] of cases) {
+      const ours = encodeComputeBudgetInstruction(ix);
+      if (theirs) assert.deepEqual(Buffer.from(ours), Buffer.from(theirs.data), ix.type);
+      assert.deepEqual(decodeComputeBudgetInstruction(ours), ix);
+    }
+    assert.deepEqual([...encodeComputeBudgetInstruction({ type: 'setLoadedAccountsDataSizeLimit', bytes: 65536 })], [4, 0, 0, 1, 0]);
   });
 
   test('each kind may appear once; the error names the repeated instruction', () => {

@@ -10,8 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import bs58 from 'bs58';
+import { AddressLookupTableProgram, PublicKey } from '@solana/web3.js';
 import { ByteWriter } from '../../node-core/common/bytes.ts';
-import { createProgramAddress, findProgramAddress } from '../../node-core/common/pda.ts';
+import { createProgramAddress } from '../../node-core/common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
@@ -23,7 +24,7 @@ import { MemoryStore } from '../../node-core/store/memory-store.ts';
 import { cloneAccount, minimumBalanceForRentExemption, newAccount, type Account } from '../../node-core/runtime/account.ts';
 import { loadMessageAddresses, MAX_TX_ACCOUNT_LOCKS } from '../../node-core/runtime/address-loader.ts';
 import { builtinProgramAccount, executeTransaction, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
-import { encodeLookupTableInstruction, type LookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
+import { deriveLookupTableAddress, encodeLookupTableInstruction, lookupTableSeeds, type LookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM_ID as ALT,
   LOOKUP_TABLE_META_SIZE,
@@ -34,6 +35,7 @@ import {
   newLookupTableMeta,
 } from '../../node-core/runtime/programs/address-lookup-table/state.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { renderSysvar, SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import type { Message, Transaction } from '../../node-core/runtime/wire.ts';
 import { parseAccountData, parseInstruction } from '../../node-core/rpc/encoding/parsed/index.ts';
@@ -87,10 +89,6 @@ class World {
 
 const altIx = (ix: LookupTableInstruction, accounts: InstructionSpec['accounts']): InstructionSpec => ({ programId: ALT, accounts, data: encodeLookupTableInstruction(ix) });
 
-function deriveTable(auth: Address, slot: number) {
-  return findProgramAddress([addressToBytes(auth), new ByteWriter(8).u64(slot).finish()], ALT);
-}
-
 function createIx(tableAddress: Address, recentSlot: number, bumpSeed: number, auth = authority.address): InstructionSpec {
   return altIx({ type: 'createLookupTable', recentSlot: BigInt(recentSlot), bumpSeed }, [
     { key: tableAddress, writable: true },
@@ -125,7 +123,7 @@ const addresses = (n: number, from = 40) => Array.from({ length: n }, (_, i) => 
 /** A table created at slot 999 with `entries` added in slot 1000, and the world moved to slot 1001. */
 function worldWithTable(entries: Address[]): { world: World; table: Address } {
   const world = new World();
-  const { address, bump } = deriveTable(authority.address, 999);
+  const { address, bump } = deriveLookupTableAddress(authority.address, 999);
   assert.equal(world.run(send([createIx(address, 999, bump)])).err, null);
   if (entries.length) assert.equal(world.run(send([extendIx(address, entries)])).err, null);
   world.slot++;
@@ -150,9 +148,18 @@ describe('account layout', () => {
 });
 
 describe('CreateLookupTable', () => {
+  test('the table address derives as web3.js derives it', () => {
+    for (const recentSlot of [0, 997, 2 ** 40 + 3]) {
+      const [, theirs] = AddressLookupTableProgram.createLookupTable({ authority: new PublicKey(authority.address), payer: new PublicKey(payer.address), recentSlot });
+      const ours = deriveLookupTableAddress(authority.address, recentSlot);
+      assert.equal(ours.address, theirs.toBase58());
+      assert.equal(createProgramAddress([...lookupTableSeeds(authority.address, recentSlot), Uint8Array.of(ours.bump)], ALT), ours.address);
+    }
+  });
+
   test('creates the table at the address derived from authority and recent slot, through the System program', () => {
     const world = new World();
-    const { address, bump } = deriveTable(authority.address, 990);
+    const { address, bump } = deriveLookupTableAddress(authority.address, 990);
     const r = world.run(send([createIx(address, 990, bump)], []));
     assert.equal(r.err, null);
     const account = world.accounts.get(address)!;
@@ -175,11 +182,11 @@ describe('CreateLookupTable', () => {
 
   test('a slot outside the slot hashes is not a recent slot; a wrong address names the derived one', () => {
     const world = new World();
-    const current = deriveTable(authority.address, 1000);
+    const current = deriveLookupTableAddress(authority.address, 1000);
     const r = world.run(send([createIx(current.address, 1000, current.bump)]));
     assert.deepEqual(r.err, { InstructionError: [0, 'InvalidInstructionData'] });
     assert.ok(r.logs.includes('1000 is not a recent slot'));
-    const good = deriveTable(authority.address, 998);
+    const good = deriveLookupTableAddress(authority.address, 998);
     const wrong = world.run(send([createIx(other.address, 998, good.bump)]));
     assert.deepEqual(wrong.err, { InstructionError: [0, 'InvalidArgument'] });
     assert.ok(wrong.logs.includes(`Table address must match derived address: ${good.address}`));
@@ -189,10 +196,10 @@ describe('CreateLookupTable', () => {
   test('a bump whose address lies on the curve is InvalidSeeds; creating an existing table again does nothing', () => {
     const world = new World();
     let onCurve = 255;
-    const seeds = (b: number) => [addressToBytes(authority.address), new ByteWriter(8).u64(997).finish(), Uint8Array.of(b)];
+    const seeds = (b: number) => [...lookupTableSeeds(authority.address, 997), Uint8Array.of(b)];
     while (createProgramAddress(seeds(onCurve), ALT) !== null) onCurve--;
     assert.deepEqual(world.run(send([createIx(other.address, 997, onCurve)])).err, { InstructionError: [0, 'InvalidSeeds'] });
-    const { address, bump } = deriveTable(authority.address, 997);
+    const { address, bump } = deriveLookupTableAddress(authority.address, 997);
     assert.equal(world.run(send([createIx(address, 997, bump)])).err, null);
     const before = structuredClone(world.accounts.get(address));
     const again = world.run(send([createIx(address, 997, bump)]));
@@ -203,7 +210,7 @@ describe('CreateLookupTable', () => {
 
   test('the payer must sign', () => {
     const world = new World();
-    const { address, bump } = deriveTable(authority.address, 999);
+    const { address, bump } = deriveLookupTableAddress(authority.address, 999);
     const ix = createIx(address, 999, bump);
     ix.accounts![2] = { key: other.address, writable: true };
     const r = world.run(send([ix]));
@@ -312,7 +319,7 @@ function v0(statics: { keys: Address[]; readonlyUnsigned: number }, lookups: Mes
   return signMessage(m, [payer]);
 }
 
-const transferData = (lamports: number) => new ByteWriter(12).u32(2).u64(lamports).finish();
+const transferData = (lamports: number) => encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports) });
 
 describe('v0 transactions with lookups', () => {
   test('writable and read-only addresses load from the table; meta lists them', () => {
@@ -378,7 +385,7 @@ describe('v0 transactions with lookups', () => {
     const entries = [payer.address, ...addresses(70)];
     const { world, table } = (() => {
       const w = new World();
-      const { address, bump } = deriveTable(authority.address, 999);
+      const { address, bump } = deriveLookupTableAddress(authority.address, 999);
       w.run(send([createIx(address, 999, bump)]));
       for (let i = 0; i < entries.length; i += 20) assert.equal(w.run(send([extendIx(address, entries.slice(i, i + 20))])).err, null);
       w.slot++;
@@ -419,7 +426,7 @@ describe('jsonParsed', () => {
   });
 
   test('instructions as transaction-status parses them', () => {
-    const { address, bump } = deriveTable(authority.address, 5);
+    const { address, bump } = deriveLookupTableAddress(authority.address, 5);
     const keys = [address, authority.address, payer.address, SYSTEM_PROGRAM_ID];
     const create = encodeLookupTableInstruction({ type: 'createLookupTable', recentSlot: 5n, bumpSeed: bump });
     assert.deepEqual(parseInstruction(ALT, create, keys), {
@@ -481,7 +488,7 @@ describe('on the chain, across a restart', () => {
       let chain = await open();
       await seal(chain, 3);
       const recentSlot = chain.confirmedSlot;
-      const { address: table, bump } = deriveTable(owner.address, recentSlot);
+      const { address: table, bump } = deriveLookupTableAddress(owner.address, recentSlot);
       const entries = addresses(2);
       const bh = () => chain.latestBlockhash('processed').blockhash;
       const metas = [{ key: table, writable: true }, { key: owner.address, signer: true }, { key: owner.address, signer: true, writable: true }, { key: SYSTEM_PROGRAM_ID }];

@@ -11,16 +11,15 @@ import { describe, it } from 'node:test';
 import bs58 from 'bs58';
 import { LiteSVM, type FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
 import { getTransactionDecoder } from '@solana/kit';
-import { ByteWriter } from '../../node-core/common/bytes.ts';
-import { findProgramAddress } from '../../node-core/common/pda.ts';
-import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../node-core/common/pubkey.ts';
+import { SYSTEM_PROGRAM_ID, type Address } from '../../node-core/common/pubkey.ts';
 import { generateKeypair, type Keypair } from '../../node-core/keys/keypair.ts';
 import { DEFAULT_RENT } from '../../node-core/ledger/genesis-config.ts';
 import { newAccount, type Account } from '../../node-core/runtime/account.ts';
 import { TransactionError } from '../../node-core/runtime/errors.ts';
 import { builtinProgramAccount, type ExecutedTransaction } from '../../node-core/runtime/executor.ts';
-import { encodeLookupTableInstruction, type LookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
+import { deriveLookupTableAddress, encodeLookupTableInstruction, type LookupTableInstruction } from '../../node-core/runtime/programs/address-lookup-table/instruction.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID as ALT } from '../../node-core/runtime/programs/address-lookup-table/state.ts';
+import { encodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import type { Transaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
@@ -111,7 +110,6 @@ class Twin {
 
 const ixErr = (name: string) => JSON.stringify({ InstructionError: [0, name] });
 const altIx = (ix: LookupTableInstruction, accounts: InstructionSpec['accounts']): InstructionSpec => ({ programId: ALT, accounts, data: encodeLookupTableInstruction(ix) });
-const derive = (authority: Address, slot: number) => findProgramAddress([addressToBytes(authority), new ByteWriter(8).u64(slot).finish()], ALT);
 const addresses = (n: number) => Array.from({ length: n }, () => generateKeypair().address);
 
 describe('the Address Lookup Table program against LiteSVM', () => {
@@ -121,11 +119,11 @@ describe('the Address Lookup Table program against LiteSVM', () => {
     w.fund(payer);
     const metas = (table: Address) => [{ key: table, writable: true }, { key: payer.address, signer: true }, { key: payer.address, signer: true, writable: true }, { key: SYSTEM_PROGRAM_ID }];
     const send = (ixs: InstructionSpec[]) => buildTransaction(payer, ixs, w.blockhash());
-    const a = derive(payer.address, 990);
-    const b = derive(payer.address, 991);
+    const a = deriveLookupTableAddress(payer.address, 990);
+    const b = deriveLookupTableAddress(payer.address, 991);
     const watch = [a.address, b.address];
 
-    w.run(send([altIx({ type: 'createLookupTable', recentSlot: 1000n, bumpSeed: derive(payer.address, 1000).bump }, metas(derive(payer.address, 1000).address))]), watch, ixErr('InvalidInstructionData'));
+    w.run(send([altIx({ type: 'createLookupTable', recentSlot: 1000n, bumpSeed: deriveLookupTableAddress(payer.address, 1000).bump }, metas(deriveLookupTableAddress(payer.address, 1000).address))]), watch, ixErr('InvalidInstructionData'));
     w.run(send([altIx({ type: 'createLookupTable', recentSlot: 990n, bumpSeed: a.bump }, metas(b.address))]), watch, ixErr('InvalidArgument'));
     w.run(send([altIx({ type: 'createLookupTable', recentSlot: 990n, bumpSeed: a.bump }, metas(a.address))]), watch);
     const entries = addresses(6);
@@ -141,7 +139,7 @@ describe('the Address Lookup Table program against LiteSVM', () => {
         header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
         accountKeys: [payer.address, SYSTEM_PROGRAM_ID],
         recentBlockhash: w.blockhash(),
-        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: new ByteWriter(12).u32(2).u64(lamports).finish() }],
+        instructions: [{ programIdIndex: 1, accounts: [0, 2], data: encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports) }) }],
         addressTableLookups: [{ accountKey: table, writableIndexes: [index], readonlyIndexes: [] }],
       };
       return signMessage(m, [payer]);

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Authorized, Keypair, Lockup, PublicKey, StakeAuthorizationLayout, StakeProgram, SYSVAR_CLOCK_PUBKEY, SYSVAR_STAKE_HISTORY_PUBKEY, type TransactionInstruction } from '@solana/web3.js';
-import { STAKE_PROGRAM_ID, VOTE_PROGRAM_ID, type Address } from '../../node-core/common/pubkey.ts';
+import { DEFAULT_PUBKEY, STAKE_PROGRAM_ID, VOTE_PROGRAM_ID, type Address } from '../../node-core/common/pubkey.ts';
 import { minimumBalanceForRentExemption, type Account } from '../../node-core/runtime/account.ts';
 import { stakeProgram } from '../../node-core/runtime/programs/stake/program.ts';
 import { decodeStakeInstruction } from '../../node-core/runtime/programs/stake/instruction.ts';
@@ -291,7 +291,7 @@ describe('the epoch boundary', () => {
     const v = newVoteState({ nodePubkey: vote, authorizedVoter: vote, authorizedWithdrawer: vote, commission: 10 }, 0);
     incrementCredits(v, 4, 512); // credits earned in epoch 4, the one ending
     const staker = Keypair.generate().publicKey.toBase58();
-    const meta = { rentExemptReserve: RESERVE, staker, withdrawer: staker, lockup: { unixTimestamp: 0, epoch: 0, custodian: '11111111111111111111111111111111' } };
+    const meta = { rentExemptReserve: RESERVE, staker, withdrawer: staker, lockup: { unixTimestamp: 0, epoch: 0, custodian: DEFAULT_PUBKEY } };
     const active = Keypair.generate().publicKey.toBase58();
     const fresh = Keypair.generate().publicKey.toBase58();
     const accounts = new Map<Address, Account>([

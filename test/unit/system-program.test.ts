@@ -7,7 +7,7 @@ import { InstructionError, type InstructionErrorValue } from '../../node-core/ru
 import type { InstructionAccount, InstructionContext } from '../../node-core/runtime/program.ts';
 import { SYSVAR_RECENT_BLOCKHASHES_ID, SYSVAR_RENT_ID, type RecentBlockhashEntry, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { systemProgram } from '../../node-core/runtime/programs/system.ts';
-import { decodeSystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
+import { decodeSystemInstruction, encodeSystemInstruction, type SystemInstruction } from '../../node-core/runtime/programs/system-instruction.ts';
 import { durableNonceFromBlockhash,
   NONCE_ACCOUNT_LENGTH,
   decodeNonceState,
@@ -86,43 +86,47 @@ const withKeys = (ix: TransactionInstruction, keys: TransactionInstruction['keys
 const systemAccount = (lamports: number) => newAccount(lamports, 0, SYSTEM_PROGRAM_ID);
 const custom = (n: number) => ({ Custom: n });
 
-describe('decodeSystemInstruction', () => {
+describe('System instruction data', () => {
   const from = key();
   const to = key();
   const base = key();
 
+  // Every instruction as web3.js writes it, beside what it decodes to.
+  const cases: Array<[TransactionInstruction | Buffer, SystemInstruction]> = [
+    [SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: to, lamports: 123, space: 80, programId: OTHER_PROGRAM }), { type: 'createAccount', lamports: 123n, space: 80n, owner: OTHER_PROGRAM.toBase58() }],
+    [SystemProgram.assign({ accountPubkey: to, programId: OTHER_PROGRAM }), { type: 'assign', owner: OTHER_PROGRAM.toBase58() }],
+    [SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 2n ** 64n - 1n }), { type: 'transfer', lamports: 2n ** 64n - 1n }],
+    [
+      SystemProgram.createAccountWithSeed({ fromPubkey: from, newAccountPubkey: to, basePubkey: base, seed: 'séed', lamports: 5, space: 7, programId: OTHER_PROGRAM }),
+      { type: 'createAccountWithSeed', base: base.toBase58(), seed: 'séed', lamports: 5n, space: 7n, owner: OTHER_PROGRAM.toBase58() },
+    ],
+    [SystemProgram.nonceAdvance({ noncePubkey: to, authorizedPubkey: from }), { type: 'advanceNonceAccount' }],
+    [SystemProgram.nonceWithdraw({ noncePubkey: to, toPubkey: from, authorizedPubkey: from, lamports: 42 }), { type: 'withdrawNonceAccount', lamports: 42n }],
+    [SystemProgram.nonceInitialize({ noncePubkey: to, authorizedPubkey: from }), { type: 'initializeNonceAccount', authority: from.toBase58() }],
+    [SystemProgram.nonceAuthorize({ noncePubkey: to, authorizedPubkey: from, newAuthorizedPubkey: base }), { type: 'authorizeNonceAccount', authority: base.toBase58() }],
+    [SystemProgram.allocate({ accountPubkey: to, space: 1000 }), { type: 'allocate', space: 1000n }],
+    [
+      SystemProgram.allocate({ accountPubkey: to, basePubkey: base, seed: 'a', space: 3, programId: OTHER_PROGRAM }),
+      { type: 'allocateWithSeed', base: base.toBase58(), seed: 'a', space: 3n, owner: OTHER_PROGRAM.toBase58() },
+    ],
+    [
+      SystemProgram.assign({ accountPubkey: to, basePubkey: base, seed: 'b', programId: OTHER_PROGRAM }),
+      { type: 'assignWithSeed', base: base.toBase58(), seed: 'b', owner: OTHER_PROGRAM.toBase58() },
+    ],
+    [
+      SystemProgram.transfer({ fromPubkey: to, basePubkey: base, toPubkey: from, lamports: 9, seed: 'c', programId: OTHER_PROGRAM }),
+      { type: 'transferWithSeed', lamports: 9n, fromSeed: 'c', fromOwner: OTHER_PROGRAM.toBase58() },
+    ],
+    [Buffer.from([12, 0, 0, 0]), { type: 'upgradeNonceAccount' }],
+  ];
+  const dataOf = (ix: TransactionInstruction | Buffer) => (ix instanceof TransactionInstruction ? ix.data : ix);
+
   test('decodes every web3.js system instruction', () => {
-    const cases: Array<[TransactionInstruction | Buffer, unknown]> = [
-      [SystemProgram.createAccount({ fromPubkey: from, newAccountPubkey: to, lamports: 123, space: 80, programId: OTHER_PROGRAM }), { type: 'createAccount', lamports: 123n, space: 80n, owner: OTHER_PROGRAM.toBase58() }],
-      [SystemProgram.assign({ accountPubkey: to, programId: OTHER_PROGRAM }), { type: 'assign', owner: OTHER_PROGRAM.toBase58() }],
-      [SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports: 2n ** 64n - 1n }), { type: 'transfer', lamports: 2n ** 64n - 1n }],
-      [
-        SystemProgram.createAccountWithSeed({ fromPubkey: from, newAccountPubkey: to, basePubkey: base, seed: 'séed', lamports: 5, space: 7, programId: OTHER_PROGRAM }),
-        { type: 'createAccountWithSeed', base: base.toBase58(), seed: 'séed', lamports: 5n, space: 7n, owner: OTHER_PROGRAM.toBase58() },
-      ],
-      [SystemProgram.nonceAdvance({ noncePubkey: to, authorizedPubkey: from }), { type: 'advanceNonceAccount' }],
-      [SystemProgram.nonceWithdraw({ noncePubkey: to, toPubkey: from, authorizedPubkey: from, lamports: 42 }), { type: 'withdrawNonceAccount', lamports: 42n }],
-      [SystemProgram.nonceInitialize({ noncePubkey: to, authorizedPubkey: from }), { type: 'initializeNonceAccount', authority: from.toBase58() }],
-      [SystemProgram.nonceAuthorize({ noncePubkey: to, authorizedPubkey: from, newAuthorizedPubkey: base }), { type: 'authorizeNonceAccount', authority: base.toBase58() }],
-      [SystemProgram.allocate({ accountPubkey: to, space: 1000 }), { type: 'allocate', space: 1000n }],
-      [
-        SystemProgram.allocate({ accountPubkey: to, basePubkey: base, seed: 'a', space: 3, programId: OTHER_PROGRAM }),
-        { type: 'allocateWithSeed', base: base.toBase58(), seed: 'a', space: 3n, owner: OTHER_PROGRAM.toBase58() },
-      ],
-      [
-        SystemProgram.assign({ accountPubkey: to, basePubkey: base, seed: 'b', programId: OTHER_PROGRAM }),
-        { type: 'assignWithSeed', base: base.toBase58(), seed: 'b', owner: OTHER_PROGRAM.toBase58() },
-      ],
-      [
-        SystemProgram.transfer({ fromPubkey: to, basePubkey: base, toPubkey: from, lamports: 9, seed: 'c', programId: OTHER_PROGRAM }),
-        { type: 'transferWithSeed', lamports: 9n, fromSeed: 'c', fromOwner: OTHER_PROGRAM.toBase58() },
-      ],
-      [Buffer.from([12, 0, 0, 0]), { type: 'upgradeNonceAccount' }],
-    ];
-    for (const [ix, expected] of cases) {
-      const data = ix instanceof TransactionInstruction ? ix.data : ix;
-      assert.deepEqual(decodeSystemInstruction(data), expected);
-    }
+    for (const [ix, expected] of cases) assert.deepEqual(decodeSystemInstruction(dataOf(ix)), expected);
+  });
+
+  test('encodes every system instruction to the bytes web3.js writes', () => {
+    for (const [ix, decoded] of cases) assert.deepEqual(Buffer.from(encodeSystemInstruction(decoded)), Buffer.from(dataOf(ix)), decoded.type);
   });
 
   test('rejects malformed data; trailing bytes only when allowed', () => {

@@ -10,7 +10,8 @@ import * as spl from '@solana/spl-token';
 import { findProgramAddress, isOnCurve } from '../../node-core/common/pda.ts';
 import { SYSTEM_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { amountToUiAmountString, amountToUiAmountStringTrimmed, uiAmountToAmount, uiTokenAmount } from '../../node-core/runtime/programs/token/amount.ts';
-import { decodeTokenInstruction, instructionLogName } from '../../node-core/runtime/programs/token/instruction.ts';
+import { decodeTokenInstruction, encodeTokenInstruction, instructionLogName, type TokenInstruction } from '../../node-core/runtime/programs/token/instruction.ts';
+import { decodeAssociatedTokenInstruction, encodeAssociatedTokenInstruction } from '../../node-core/runtime/programs/associated-token.ts';
 import {
   ACCOUNT_LEN,
   ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -147,6 +148,65 @@ describe('instructions', () => {
     // Short data, an unknown tag or authority type, and invalid UTF-8 are InvalidInstruction.
     for (const bad of [[], [3, 1, 2], [25], [38], [6, 4, 0], [24, 0xff], [0, 6]]) assert.equal(decodeTokenInstruction(Uint8Array.from(bad)), null, JSON.stringify(bad));
     assert.equal(instructionLogName('transferChecked'), 'TransferChecked');
+  });
+
+  test('encoded as spl-token encodes them, and decoded back', () => {
+    const d = key();
+    const cases: Array<[TokenInstruction, { data: Buffer } | number[]]> = [
+      [{ type: 'initializeMint', decimals: 0, mintAuthority: b58(b), freezeAuthority: null }, spl.createInitializeMintInstruction(a, 0, b, null)],
+      [{ type: 'initializeMint2', decimals: 6, mintAuthority: b58(b), freezeAuthority: b58(c) }, spl.createInitializeMint2Instruction(a, 6, b, c)],
+      [{ type: 'initializeAccount' }, spl.createInitializeAccountInstruction(a, b, c)],
+      [{ type: 'initializeMultisig', m: 2 }, spl.createInitializeMultisigInstruction(a, [b, c], 2)],
+      [{ type: 'transfer', amount: 2n ** 64n - 1n }, spl.createTransferInstruction(a, b, c, 2n ** 64n - 1n)],
+      [{ type: 'approve', amount: 5n }, spl.createApproveInstruction(a, b, c, 5n)],
+      [{ type: 'revoke' }, spl.createRevokeInstruction(a, b)],
+      [{ type: 'setAuthority', authorityType: 'mintTokens', newAuthority: b58(c) }, spl.createSetAuthorityInstruction(a, b, spl.AuthorityType.MintTokens, c)],
+      [{ type: 'setAuthority', authorityType: 'closeAccount', newAuthority: null }, spl.createSetAuthorityInstruction(a, b, spl.AuthorityType.CloseAccount, null)],
+      [{ type: 'mintTo', amount: 7n }, spl.createMintToInstruction(a, b, c, 7n)],
+      [{ type: 'burn', amount: 8n }, spl.createBurnInstruction(a, b, c, 8n)],
+      [{ type: 'closeAccount' }, spl.createCloseAccountInstruction(a, b, c)],
+      [{ type: 'freezeAccount' }, spl.createFreezeAccountInstruction(a, b, c)],
+      [{ type: 'thawAccount' }, spl.createThawAccountInstruction(a, b, c)],
+      [{ type: 'transferChecked', amount: 5n, decimals: 3 }, spl.createTransferCheckedInstruction(a, b, c, d, 5n, 3)],
+      [{ type: 'approveChecked', amount: 6n, decimals: 4 }, spl.createApproveCheckedInstruction(a, b, c, d, 6n, 4)],
+      [{ type: 'mintToChecked', amount: 7n, decimals: 5 }, spl.createMintToCheckedInstruction(a, b, c, 7n, 5)],
+      [{ type: 'burnChecked', amount: 8n, decimals: 6 }, spl.createBurnCheckedInstruction(a, b, c, 8n, 6)],
+      [{ type: 'initializeAccount2', owner: b58(c) }, spl.createInitializeAccount2Instruction(a, b, c)],
+      [{ type: 'syncNative' }, spl.createSyncNativeInstruction(a)],
+      [{ type: 'initializeAccount3', owner: b58(c) }, spl.createInitializeAccount3Instruction(a, b, c)],
+      // spl-token (JS) writes neither InitializeMultisig2 nor GetAccountDataSize: their bytes as the Rust crate packs them.
+      [{ type: 'initializeMultisig2', m: 3 }, [19, 3]],
+      [{ type: 'getAccountDataSize' }, [21]],
+      [{ type: 'initializeImmutableOwner' }, spl.createInitializeImmutableOwnerInstruction(a, spl.TOKEN_PROGRAM_ID)],
+      [{ type: 'amountToUiAmount', amount: 12n }, spl.createAmountToUiAmountInstruction(a, 12n)],
+      [{ type: 'uiAmountToAmount', uiAmount: '1.25' }, spl.createUiAmountToAmountInstruction(a, '1.25')],
+    ];
+    for (const [ix, theirs] of cases) {
+      const bytes = Array.isArray(theirs) ? Buffer.from(theirs) : theirs.data;
+      assert.deepEqual(Buffer.from(encodeTokenInstruction(ix)), bytes, ix.type);
+      assert.deepEqual(decodeTokenInstruction(new Uint8Array(bytes)), ix, ix.type);
+    }
+    // The extension types the ATA program asks about (Token-2022's; SPL Token ignores them).
+    const withExtensions = encodeTokenInstruction({ type: 'getAccountDataSize', extensionTypes: [7, 0x0102] });
+    assert.deepEqual([...withExtensions], [21, 7, 0, 2, 1]);
+    assert.deepEqual(decodeTokenInstruction(withExtensions), { type: 'getAccountDataSize' });
+  });
+
+  test('associated token instructions: encoded as spl-token encodes them, and decoded back', () => {
+    const [ata, mint, owner] = [key(), key(), key()];
+    const cases = [
+      ['CreateIdempotent', spl.createAssociatedTokenAccountIdempotentInstruction(a, ata, owner, mint)],
+      ['RecoverNested', spl.createRecoverNestedInstruction(ata, mint, b, c, mint, owner)],
+    ] as const;
+    for (const [ix, theirs] of cases) {
+      assert.deepEqual(Buffer.from(encodeAssociatedTokenInstruction(ix)), theirs.data, ix);
+      assert.equal(decodeAssociatedTokenInstruction(new Uint8Array(theirs.data)), ix);
+    }
+    // spl-token writes the original Create as empty data; the tag is the same instruction.
+    assert.equal(decodeAssociatedTokenInstruction(new Uint8Array(spl.createAssociatedTokenAccountInstruction(a, ata, owner, mint).data)), 'Create');
+    assert.deepEqual([...encodeAssociatedTokenInstruction('Create')], [0]);
+    assert.equal(decodeAssociatedTokenInstruction(Uint8Array.of(0)), 'Create');
+    for (const bad of [[3], [0, 0], [1, 1]]) assert.equal(decodeAssociatedTokenInstruction(Uint8Array.from(bad)), null, JSON.stringify(bad));
   });
 
   test('parsed as Agave shows them, multisig signers included', () => {

@@ -1,11 +1,9 @@
 /** Account and balance methods. */
 import type { Address } from '../../common/pubkey.ts';
-import { SYSTEM_PROGRAM_ID } from '../../common/pubkey.ts';
 import { minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH } from '../../runtime/account.ts';
-import { serializeMessage, serializeTransaction, parseTransaction } from '../../runtime/wire.ts';
+import { compileMessage, signTransaction } from '../../runtime/message-builder.ts';
+import { systemTransferInstruction } from '../../runtime/programs/system-instruction.ts';
 import { addressToBytes } from '../../common/pubkey.ts';
-import { sign } from '../../keys/keypair.ts';
-import { ByteWriter } from '../../common/bytes.ts';
 import { TransactionError } from '../../runtime/errors.ts';
 import type { Commitment } from '../../ledger/chain.ts';
 import { nonCirculatingAccounts as nonCirculatingAccountsOf, nonCirculatingLamports } from '../../ledger/non-circulating.ts';
@@ -163,20 +161,7 @@ export function requestAirdrop(params: unknown, ctx: RpcContext) {
   if (lamports === 0) throw invalidParams('Invalid params: lamports: an airdrop must be more than 0 lamports');
   const { blockhash } = ctx.chain.latestBlockhash('processed');
   const faucet = ctx.faucet.address;
-  const data = new ByteWriter(12).u32(2).u64(lamports).finish();
-  const keys = to === faucet ? [faucet, SYSTEM_PROGRAM_ID] : [faucet, to, SYSTEM_PROGRAM_ID];
-  const message = serializeMessage(
-    {
-      version: 'legacy',
-      header: { numRequiredSignatures: 1, numReadonlySignedAccounts: 0, numReadonlyUnsignedAccounts: 1 },
-      accountKeys: keys,
-      recentBlockhash: blockhash,
-      instructions: [{ programIdIndex: keys.length - 1, accounts: to === faucet ? [0, 0] : [0, 1], data }],
-      addressTableLookups: [],
-    },
-    addressToBytes,
-  );
-  const tx = parseTransaction(serializeTransaction([sign(ctx.faucet, message)], message));
+  const tx = signTransaction(compileMessage(faucet, [systemTransferInstruction(faucet, to, lamports)], blockhash), [ctx.faucet]);
   try {
     const result = ctx.chain.simulate(tx, 'processed');
     if (result.err) throw new TransactionError(result.err);

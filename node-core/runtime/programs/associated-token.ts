@@ -5,11 +5,12 @@
  * invocations of the System and Token programs (ctx.invoke), so the inner instructions, logs and
  * privilege rules are those of the real program. Only SPL Token is served: a Token-2022 mint fails.
  */
-import { ByteWriter } from '../../common/bytes.ts';
 import { findProgramAddress } from '../../common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../common/pubkey.ts';
 import { InstructionError } from '../errors.ts';
 import type { CpiInstruction, InstructionAccount, InstructionContext, Program } from '../program.ts';
+import { encodeSystemInstruction } from './system-instruction.ts';
+import { encodeTokenInstruction } from './token/instruction.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, unpackAccount, unpackMint } from './token/state.ts';
 
 /** AssociatedTokenAccountError::InvalidOwner. */
@@ -28,8 +29,17 @@ const IDEMPOTENT_EXISTING_UNITS = 2_700;
 const RECOVER_UNITS = 9_500;
 const PDA_ATTEMPT_UNITS = 1_500;
 
-type AtaInstruction = 'Create' | 'CreateIdempotent' | 'RecoverNested';
-const INSTRUCTIONS: readonly AtaInstruction[] = ['Create', 'CreateIdempotent', 'RecoverNested'];
+export type AssociatedTokenInstruction = 'Create' | 'CreateIdempotent' | 'RecoverNested';
+const INSTRUCTIONS: readonly AssociatedTokenInstruction[] = ['Create', 'CreateIdempotent', 'RecoverNested'];
+
+/** Borsh: the whole data is one variant tag; empty data is the original Create. Null for anything else. */
+export function decodeAssociatedTokenInstruction(data: Uint8Array): AssociatedTokenInstruction | null {
+  if (data.length === 0) return 'Create';
+  return (data.length === 1 && INSTRUCTIONS[data[0]!]) || null;
+}
+
+/** The instruction's data: its tag byte. */
+export const encodeAssociatedTokenInstruction = (ix: AssociatedTokenInstruction): Uint8Array => Uint8Array.of(INSTRUCTIONS.indexOf(ix));
 
 const fail = (value: string) => new InstructionError(value);
 
@@ -59,7 +69,7 @@ const signerSeeds = (wallet: Address, tokenProgram: Address, mint: Address, bump
 
 /** get_account_len: GetAccountDataSize through the token program, read back from its return data. */
 function accountLength(ctx: InstructionContext, mint: Address, tokenProgram: Address): number {
-  const data = new ByteWriter(3).u8(21).u16(IMMUTABLE_OWNER_EXTENSION).finish();
+  const data = encodeTokenInstruction({ type: 'getAccountDataSize', extensionTypes: [IMMUTABLE_OWNER_EXTENSION] });
   invoke(ctx, { programId: tokenProgram, accounts: [meta(mint, false)], data });
   const ret = ctx.getReturnData?.() ?? null;
   if (!ret) throw fail('InvalidInstructionData');
@@ -74,14 +84,14 @@ function createPdaAccount(ctx: InstructionContext, funder: Address, account: Ins
   if (account.account.lamports > 0) {
     const topUp = Math.max(required - account.account.lamports, 0);
     if (topUp > 0) {
-      const data = new ByteWriter(12).u32(2).u64(topUp).finish();
+      const data = encodeSystemInstruction({ type: 'transfer', lamports: BigInt(topUp) });
       invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(funder, true, true), meta(account.key, true)], data });
     }
-    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: new ByteWriter(12).u32(8).u64(space).finish() }, seeds);
-    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: new ByteWriter(36).u32(1).bytes(addressToBytes(owner)).finish() }, seeds);
+    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: encodeSystemInstruction({ type: 'allocate', space: BigInt(space) }) }, seeds);
+    invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(account.key, true, true)], data: encodeSystemInstruction({ type: 'assign', owner }) }, seeds);
     return;
   }
-  const data = new ByteWriter(52).u32(0).u64(required).u64(space).bytes(addressToBytes(owner)).finish();
+  const data = encodeSystemInstruction({ type: 'createAccount', lamports: BigInt(required), space: BigInt(space), owner });
   invoke(ctx, { programId: SYSTEM_PROGRAM_ID, accounts: [meta(funder, true, true), meta(account.key, true, true)], data }, seeds);
 }
 
@@ -121,8 +131,8 @@ function create(ctx: InstructionContext, idempotent: boolean): void {
   const space = accountLength(ctx, mint.key, tokenProgram);
   createPdaAccount(ctx, funder.key, ata, space, tokenProgram, seeds);
   ctx.log('Initialize the associated token account');
-  invoke(ctx, { programId: tokenProgram, accounts: [meta(ata.key, true)], data: Uint8Array.of(22) });
-  const init = new ByteWriter(33).u8(18).bytes(addressToBytes(wallet.key)).finish();
+  invoke(ctx, { programId: tokenProgram, accounts: [meta(ata.key, true)], data: encodeTokenInstruction({ type: 'initializeImmutableOwner' }) });
+  const init = encodeTokenInstruction({ type: 'initializeAccount3', owner: wallet.key });
   invoke(ctx, { programId: tokenProgram, accounts: [meta(ata.key, true), meta(mint.key, false)], data: init });
 }
 
@@ -179,19 +189,17 @@ function recoverNested(ctx: InstructionContext): void {
   }
   const decimals = unpackMint(nestedMint.account.data).decimals;
   const seeds = signerSeeds(wallet.key, tokenProgram, ownerMint.key, owner.bump);
-  const transfer = new ByteWriter(10).u8(12).u64(nestedAccount.amount).u8(decimals).finish();
+  const transfer = encodeTokenInstruction({ type: 'transferChecked', amount: nestedAccount.amount, decimals });
   invoke(
     ctx,
     { programId: tokenProgram, accounts: [meta(nested.key, true), meta(nestedMint.key, false), meta(destination.key, true), meta(ownerAta.key, false, true)], data: transfer },
     seeds,
   );
-  invoke(ctx, { programId: tokenProgram, accounts: [meta(nested.key, true), meta(wallet.key, true), meta(ownerAta.key, false, true)], data: Uint8Array.of(9) }, seeds);
+  invoke(ctx, { programId: tokenProgram, accounts: [meta(nested.key, true), meta(wallet.key, true), meta(ownerAta.key, false, true)], data: encodeTokenInstruction({ type: 'closeAccount' }) }, seeds);
 }
 
 function processInstruction(ctx: InstructionContext): void {
-  // Borsh: the whole data is one variant tag; empty data is the original Create.
-  let ix: AtaInstruction | undefined = 'Create';
-  if (ctx.data.length > 0) ix = ctx.data.length === 1 ? INSTRUCTIONS[ctx.data[0]!] : undefined;
+  const ix = decodeAssociatedTokenInstruction(ctx.data);
   if (!ix) throw fail('InvalidInstructionData');
   ctx.log(ix);
   if (ix === 'RecoverNested') recoverNested(ctx);

@@ -2,7 +2,7 @@
  * Compute Budget program. Its instructions are read before execution (they set the transaction's
  * compute-unit limit and price, and so its fee); when executed, they do nothing.
  */
-import { ByteReader } from '../../common/bytes.ts';
+import { ByteReader, ByteWriter } from '../../common/bytes.ts';
 import { COMPUTE_BUDGET_PROGRAM_ID } from '../../common/pubkey.ts';
 import { TransactionError, InstructionError } from '../errors.ts';
 import type { Program } from '../program.ts';
@@ -59,6 +59,22 @@ export function decodeComputeBudgetInstruction(data: Uint8Array): ComputeBudgetI
     return ix;
   } catch {
     return null;
+  }
+}
+
+/** Encodes one Compute Budget instruction (what decodeComputeBudgetInstruction reads back). */
+export function encodeComputeBudgetInstruction(ix: ComputeBudgetInstruction): Uint8Array {
+  switch (ix.type) {
+    case 'requestUnitsDeprecated':
+      return new ByteWriter(9).u8(0).u32(ix.units).u32(ix.additionalFee).finish();
+    case 'requestHeapFrame':
+      return new ByteWriter(5).u8(1).u32(ix.bytes).finish();
+    case 'setComputeUnitLimit':
+      return new ByteWriter(5).u8(2).u32(ix.units).finish();
+    case 'setComputeUnitPrice':
+      return new ByteWriter(9).u8(3).u64(ix.microLamports).finish();
+    case 'setLoadedAccountsDataSizeLimit':
+      return new ByteWriter(5).u8(4).u32(ix.bytes).finish();
   }
 }
 

@@ -1,9 +1,11 @@
 /**
  * System program instruction data: bincode, a u32 LE variant tag then the fields (u64 LE integers,
- * 32-byte pubkeys, strings as u64 length + UTF-8).
+ * 32-byte pubkeys, strings as u64 length + UTF-8). Decoded for the program and jsonParsed, encoded for
+ * everything in the node that sends one (airdrops, cross-program invocations, the bridge).
  */
-import { ByteReader, DecodeError } from '../../common/bytes.ts';
-import { bytesToAddress, type Address } from '../../common/pubkey.ts';
+import { ByteReader, ByteWriter, DecodeError } from '../../common/bytes.ts';
+import { SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress, type Address } from '../../common/pubkey.ts';
+import type { InstructionSpec } from '../message-builder.ts';
 
 export type SystemInstruction =
   | { type: 'createAccount'; lamports: bigint; space: bigint; owner: Address }
@@ -87,4 +89,62 @@ export function decodeSystemInstruction(data: Uint8Array, options: DecodeOptions
     if (e instanceof DecodeError) return null;
     throw e;
   }
+}
+
+const utf8Encoder = new TextEncoder();
+
+/** The variant tag and a writer with room for the fields that follow. */
+const tagged = (tag: number, fieldBytes: number) => new ByteWriter(4 + fieldBytes).u32(tag);
+const seedBytes = (seed: string) => utf8Encoder.encode(seed);
+
+/** Encodes System program instruction data (what decodeSystemInstruction reads back). */
+export function encodeSystemInstruction(ix: SystemInstruction): Uint8Array {
+  switch (ix.type) {
+    case 'createAccount':
+      return tagged(0, 48).u64(ix.lamports).u64(ix.space).bytes(addressToBytes(ix.owner)).finish();
+    case 'assign':
+      return tagged(1, 32).bytes(addressToBytes(ix.owner)).finish();
+    case 'transfer':
+      return tagged(2, 8).u64(ix.lamports).finish();
+    case 'createAccountWithSeed': {
+      const seed = seedBytes(ix.seed);
+      return tagged(3, 88 + seed.length).bytes(addressToBytes(ix.base)).bincodeBytes(seed).u64(ix.lamports).u64(ix.space).bytes(addressToBytes(ix.owner)).finish();
+    }
+    case 'advanceNonceAccount':
+      return tagged(4, 0).finish();
+    case 'withdrawNonceAccount':
+      return tagged(5, 8).u64(ix.lamports).finish();
+    case 'initializeNonceAccount':
+      return tagged(6, 32).bytes(addressToBytes(ix.authority)).finish();
+    case 'authorizeNonceAccount':
+      return tagged(7, 32).bytes(addressToBytes(ix.authority)).finish();
+    case 'allocate':
+      return tagged(8, 8).u64(ix.space).finish();
+    case 'allocateWithSeed': {
+      const seed = seedBytes(ix.seed);
+      return tagged(9, 80 + seed.length).bytes(addressToBytes(ix.base)).bincodeBytes(seed).u64(ix.space).bytes(addressToBytes(ix.owner)).finish();
+    }
+    case 'assignWithSeed': {
+      const seed = seedBytes(ix.seed);
+      return tagged(10, 72 + seed.length).bytes(addressToBytes(ix.base)).bincodeBytes(seed).bytes(addressToBytes(ix.owner)).finish();
+    }
+    case 'transferWithSeed': {
+      const seed = seedBytes(ix.fromSeed);
+      return tagged(11, 48 + seed.length).u64(ix.lamports).bincodeBytes(seed).bytes(addressToBytes(ix.fromOwner)).finish();
+    }
+    case 'upgradeNonceAccount':
+      return tagged(12, 0).finish();
+  }
+}
+
+/** system_instruction::transfer: `from` signs and pays `lamports` to `to`. */
+export function systemTransferInstruction(from: Address, to: Address, lamports: bigint | number): InstructionSpec {
+  return {
+    programId: SYSTEM_PROGRAM_ID,
+    accounts: [
+      { key: from, signer: true, writable: true },
+      { key: to, writable: true },
+    ],
+    data: encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports) }),
+  };
 }

@@ -4,7 +4,7 @@
  * amounts with its mint's decimals, so it parses only when the mint is readable; without it the
  * account falls back to base64, and the token RPC methods leave it out.
  */
-import type { Address } from '../../../common/pubkey.ts';
+import { DEFAULT_PUBKEY, type Address } from '../../../common/pubkey.ts';
 import type { Account } from '../../../runtime/account.ts';
 import { uiTokenAmount } from '../../../runtime/programs/token/amount.ts';
 import { decodeTokenInstruction } from '../../../runtime/programs/token/instruction.ts';
@@ -13,7 +13,6 @@ import {
   MINT_LEN,
   MULTISIG_LEN,
   TOKEN_PROGRAM_ID,
-  ZERO_KEY,
   tokenAccountMint,
   unpackAccount,
   unpackMint,
@@ -53,7 +52,7 @@ export function parseTokenAccountData(account: Account, readAccount?: (address: 
       const m = unpackMultisig(data);
       return wrap({
         type: 'multisig',
-        info: { numRequiredSigners: m.m, numValidSigners: m.n, isInitialized: m.isInitialized, signers: m.signers.filter((s) => s !== ZERO_KEY) },
+        info: { numRequiredSigners: m.m, numValidSigners: m.n, isInitialized: m.isInitialized, signers: m.signers.filter((s) => s !== DEFAULT_PUBKEY) },
       });
     }
   } catch {

@@ -1,10 +1,8 @@
 /** jsonParsed for vote accounts and Vote program instructions, in the shapes of Agave's `parse_vote`. */
-import { VOTE_PROGRAM_ID } from '../../../common/pubkey.ts';
+import { DEFAULT_PUBKEY, VOTE_PROGRAM_ID } from '../../../common/pubkey.ts';
 import { decodeVoteInstruction, type Vote } from '../../../runtime/programs/vote/instruction.ts';
 import { decodeVoteState } from '../../../runtime/programs/vote/state.ts';
 import type { AccountParser, InstructionParser } from './types.ts';
-
-const DEFAULT_ADDRESS = '11111111111111111111111111111111';
 
 export const parseVoteAccount: AccountParser = (_address, account) => {
   if (account.owner !== VOTE_PROGRAM_ID) return null;
@@ -22,7 +20,7 @@ export const parseVoteAccount: AccountParser = (_address, account) => {
         rootSlot: s.rootSlot,
         authorizedVoters: s.authorizedVoters.map(([epoch, authorizedVoter]) => ({ epoch, authorizedVoter })),
         priorVoters: s.priorVoters.buf
-          .filter((p) => p.pubkey !== DEFAULT_ADDRESS)
+          .filter((p) => p.pubkey !== DEFAULT_PUBKEY)
           .map((p) => ({ authorizedPubkey: p.pubkey, epochOfLastAuthorizedSwitch: p.start, targetEpoch: p.end })),
         epochCredits: s.epochCredits.map(([epoch, credits, previousCredits]) => ({ epoch, credits: String(credits), previousCredits: String(previousCredits) })),
         lastTimestamp: { slot: s.lastTimestamp.slot, timestamp: s.lastTimestamp.timestamp },

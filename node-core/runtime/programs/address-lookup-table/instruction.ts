@@ -5,7 +5,9 @@
  * Decoding follows limited_deserialize: trailing bytes allowed, nothing longer than a packet.
  */
 import { ByteReader, ByteWriter } from '../../../common/bytes.ts';
+import { findProgramAddress } from '../../../common/pda.ts';
 import { addressToBytes, bytesToAddress, type Address } from '../../../common/pubkey.ts';
+import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from './state.ts';
 
 export type LookupTableInstruction =
   | { type: 'createLookupTable'; recentSlot: bigint; bumpSeed: number }
@@ -60,4 +62,13 @@ export function encodeLookupTableInstruction(ix: LookupTableInstruction): Uint8A
     case 'closeLookupTable':
       return w.u32(4).finish();
   }
+}
+
+/** The seeds of a table's address before its bump: the authority, then the recent slot (u64 LE). */
+export const lookupTableSeeds = (authority: Address, recentSlot: bigint | number): Uint8Array[] => [addressToBytes(authority), new ByteWriter(8).u64(recentSlot).finish()];
+
+/** derive_lookup_table_address: the address of `authority`'s table created at `recentSlot`, and its bump seed. */
+export function deriveLookupTableAddress(authority: Address, recentSlot: bigint | number): { address: Address; bump: number } {
+  const { address, bump } = findProgramAddress(lookupTableSeeds(authority, recentSlot), ADDRESS_LOOKUP_TABLE_PROGRAM_ID);
+  return { address, bump };
 }

@@ -9,12 +9,12 @@
  * and `invoke [2]` logs are Agave's. Log lines and errors are the builtin's own; like every builtin's
  * ic_msg! lines they carry no `Program log:` prefix.
  */
-import { ByteWriter } from '../../../common/bytes.ts';
 import { createProgramAddress } from '../../../common/pda.ts';
 import { SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../../common/pubkey.ts';
 import { InstructionError } from '../../errors.ts';
 import type { InstructionAccount, InstructionContext, Program } from '../../program.ts';
-import { decodeLookupTableInstruction } from './instruction.ts';
+import { encodeSystemInstruction } from '../system-instruction.ts';
+import { decodeLookupTableInstruction, lookupTableSeeds } from './instruction.ts';
 import {
   ADDRESS_LOOKUP_TABLE_PROGRAM_ID,
   LOOKUP_TABLE_MAX_ADDRESSES,
@@ -42,7 +42,7 @@ function invoke(ctx: InstructionContext, accounts: Array<{ key: Address; isSigne
 }
 
 const systemTransfer = (ctx: InstructionContext, from: Address, to: Address, lamports: number) =>
-  invoke(ctx, [{ key: from, isSigner: true, isWritable: true }, { key: to, isSigner: false, isWritable: true }], new ByteWriter(12).u32(2).u64(lamports).finish());
+  invoke(ctx, [{ key: from, isSigner: true, isWritable: true }, { key: to, isSigner: false, isWritable: true }], encodeSystemInstruction({ type: 'transfer', lamports: BigInt(lamports) }));
 
 /** The table account must belong to this program (checked before anything else). */
 function ownedTable(ctx: InstructionContext): InstructionAccount {
@@ -89,7 +89,7 @@ function create(ctx: InstructionContext, recentSlot: bigint, bumpSeed: number): 
     ctx.logRaw(`${recentSlot} is not a recent slot`);
     throw fail('InvalidInstructionData');
   }
-  const seeds = [addressToBytes(authority), new ByteWriter(8).u64(recentSlot).finish(), Uint8Array.of(bumpSeed)];
+  const seeds = [...lookupTableSeeds(authority, recentSlot), Uint8Array.of(bumpSeed)];
   const derived = createProgramAddress(seeds, ADDRESS_LOOKUP_TABLE_PROGRAM_ID);
   if (derived === null) throw fail('InvalidSeeds');
   if (table.key !== derived) {
@@ -102,8 +102,8 @@ function create(ctx: InstructionContext, recentSlot: bigint, bumpSeed: number): 
   const required = Math.max(Math.max(ctx.minimumBalance(LOOKUP_TABLE_META_SIZE), 1) - tableLamports, 0);
   if (required > 0) systemTransfer(ctx, payer.key, table.key, required);
   const self = [{ key: table.key, isSigner: true, isWritable: true }];
-  invoke(ctx, self, new ByteWriter(12).u32(8).u64(LOOKUP_TABLE_META_SIZE).finish(), [seeds]);
-  invoke(ctx, self, new ByteWriter(36).u32(1).bytes(addressToBytes(ADDRESS_LOOKUP_TABLE_PROGRAM_ID)).finish(), [seeds]);
+  invoke(ctx, self, encodeSystemInstruction({ type: 'allocate', space: BigInt(LOOKUP_TABLE_META_SIZE) }), [seeds]);
+  invoke(ctx, self, encodeSystemInstruction({ type: 'assign', owner: ADDRESS_LOOKUP_TABLE_PROGRAM_ID }), [seeds]);
   writeMeta(table, { meta: newLookupTableMeta(authority), addresses: [] });
 }
 

@@ -6,7 +6,7 @@
  * active from epoch 0 on this node as on a test validator), at least 1 lamport an epoch.
  */
 import { ByteReader, ByteWriter, DecodeError } from '../../../common/bytes.ts';
-import { addressToBytes, bytesToAddress, type Address } from '../../../common/pubkey.ts';
+import { DEFAULT_PUBKEY, addressToBytes, bytesToAddress, type Address } from '../../../common/pubkey.ts';
 import { InstructionError } from '../../errors.ts';
 
 export const STAKE_STATE_SIZE = 200;
@@ -19,7 +19,6 @@ const BASIS_POINTS = 10_000n;
 export const MINIMUM_DELEGATION = 1_000_000_000;
 export const STAKE_HISTORY_MAX_ENTRIES = 512;
 export const STAKE_HISTORY_SIZE = 8 + STAKE_HISTORY_MAX_ENTRIES * 32;
-const DEFAULT_ADDRESS = '11111111111111111111111111111111';
 
 /** StakeError, returned as Custom(code). */
 export const StakeError = {
@@ -186,7 +185,7 @@ export function newDelegation(voter: Address, stake: number, activationEpoch: nu
   return { voter, stake, activationEpoch, deactivationEpoch: EPOCH_MAX, reserved };
 }
 
-export const defaultLockup = (): Lockup => ({ unixTimestamp: 0, epoch: 0, custodian: DEFAULT_ADDRESS });
+export const defaultLockup = (): Lockup => ({ unixTimestamp: 0, epoch: 0, custodian: DEFAULT_PUBKEY });
 
 export function lockupInForce(l: Lockup, clock: { unixTimestamp: number; epoch: number }, custodian: Address | null): boolean {
   if (custodian !== null && custodian === l.custodian) return false;

@@ -1,15 +1,22 @@
 /**
  * SPL Token instructions as the program unpacks them (TokenInstruction::unpack): a tag byte, then
- * the fields; trailing bytes are ignored. Anything else is TokenError::InvalidInstruction.
+ * the fields; trailing bytes are ignored. Anything else is TokenError::InvalidInstruction. Encoded as
+ * TokenInstruction::pack writes them, for the instructions the ATA program invokes.
  */
-import { bytesToAddress, type Address } from '../../../common/pubkey.ts';
+import { ByteWriter } from '../../../common/bytes.ts';
+import { addressToBytes, bytesToAddress, type Address } from '../../../common/pubkey.ts';
 
 export type AuthorityType = 'mintTokens' | 'freezeAccount' | 'accountOwner' | 'closeAccount';
 export const AUTHORITY_TYPES: readonly AuthorityType[] = ['mintTokens', 'freezeAccount', 'accountOwner', 'closeAccount'];
 
 export type TokenInstruction =
   | { type: 'initializeMint' | 'initializeMint2'; decimals: number; mintAuthority: Address; freezeAuthority: Address | null }
-  | { type: 'initializeAccount' | 'revoke' | 'closeAccount' | 'freezeAccount' | 'thawAccount' | 'syncNative' | 'getAccountDataSize' | 'initializeImmutableOwner' }
+  | { type: 'initializeAccount' | 'revoke' | 'closeAccount' | 'freezeAccount' | 'thawAccount' | 'syncNative' | 'initializeImmutableOwner' }
+  /**
+   * extensionTypes: Token-2022's ExtensionType numbers (u16 LE each) after the tag, which the ATA
+   * program sends; SPL Token ignores them, so the decoder leaves them out.
+   */
+  | { type: 'getAccountDataSize'; extensionTypes?: readonly number[] }
   | { type: 'initializeAccount2' | 'initializeAccount3'; owner: Address }
   | { type: 'initializeMultisig' | 'initializeMultisig2'; m: number }
   | { type: 'transfer' | 'approve' | 'mintTo' | 'burn' | 'amountToUiAmount'; amount: bigint }
@@ -120,5 +127,80 @@ export function decodeTokenInstruction(data: Uint8Array): TokenInstruction | nul
     }
   } catch {
     return null;
+  }
+}
+
+const TAGS: Record<TokenInstruction['type'], number> = {
+  initializeMint: 0,
+  initializeAccount: 1,
+  initializeMultisig: 2,
+  transfer: 3,
+  approve: 4,
+  revoke: 5,
+  setAuthority: 6,
+  mintTo: 7,
+  burn: 8,
+  closeAccount: 9,
+  freezeAccount: 10,
+  thawAccount: 11,
+  transferChecked: 12,
+  approveChecked: 13,
+  mintToChecked: 14,
+  burnChecked: 15,
+  initializeAccount2: 16,
+  syncNative: 17,
+  initializeAccount3: 18,
+  initializeMultisig2: 19,
+  initializeMint2: 20,
+  getAccountDataSize: 21,
+  initializeImmutableOwner: 22,
+  amountToUiAmount: 23,
+  uiAmountToAmount: 24,
+};
+
+/** COption<Pubkey> as the instruction packs it: 0, or 1 then the key. */
+function keyOption(w: ByteWriter, key: Address | null): ByteWriter {
+  return key === null ? w.u8(0) : w.u8(1).bytes(addressToBytes(key));
+}
+
+/** Encodes SPL Token instruction data (what decodeTokenInstruction reads back). */
+export function encodeTokenInstruction(ix: TokenInstruction): Uint8Array {
+  const w = new ByteWriter(67).u8(TAGS[ix.type]);
+  switch (ix.type) {
+    case 'initializeMint':
+    case 'initializeMint2':
+      return keyOption(w.u8(ix.decimals).bytes(addressToBytes(ix.mintAuthority)), ix.freezeAuthority).finish();
+    case 'initializeAccount':
+    case 'revoke':
+    case 'closeAccount':
+    case 'freezeAccount':
+    case 'thawAccount':
+    case 'syncNative':
+    case 'initializeImmutableOwner':
+      return w.finish();
+    case 'getAccountDataSize':
+      for (const t of ix.extensionTypes ?? []) w.u16(t);
+      return w.finish();
+    case 'initializeAccount2':
+    case 'initializeAccount3':
+      return w.bytes(addressToBytes(ix.owner)).finish();
+    case 'initializeMultisig':
+    case 'initializeMultisig2':
+      return w.u8(ix.m).finish();
+    case 'transfer':
+    case 'approve':
+    case 'mintTo':
+    case 'burn':
+    case 'amountToUiAmount':
+      return w.u64(ix.amount).finish();
+    case 'transferChecked':
+    case 'approveChecked':
+    case 'mintToChecked':
+    case 'burnChecked':
+      return w.u64(ix.amount).u8(ix.decimals).finish();
+    case 'setAuthority':
+      return keyOption(w.u8(AUTHORITY_TYPES.indexOf(ix.authorityType)), ix.newAuthority).finish();
+    case 'uiAmountToAmount':
+      return w.bytes(new TextEncoder().encode(ix.uiAmount)).finish();
   }
 }

@@ -213,8 +213,6 @@ export function packMultisig(m: Multisig, data: Uint8Array): void {
   m.signers.forEach((s, i) => data.set(addressToBytes(s), 3 + 32 * i));
 }
 
-export const ZERO_KEY: Address = '11111111111111111111111111111111';
-
 /** The native mint's data as the Token program ships it: no authorities, 9 decimals, initialized. */
 export function nativeMintData(): Uint8Array {
   const data = new Uint8Array(MINT_LEN);

@@ -6,7 +6,7 @@
  * authorized voters per epoch and vote timestamps.
  */
 import { ByteReader, ByteWriter, DecodeError } from '../../../common/bytes.ts';
-import { addressToBytes, bytesToAddress, type Address } from '../../../common/pubkey.ts';
+import { DEFAULT_PUBKEY, addressToBytes, bytesToAddress, type Address } from '../../../common/pubkey.ts';
 import { InstructionError } from '../../errors.ts';
 
 export const VOTE_STATE_V3_SIZE = 3762;
@@ -17,7 +17,6 @@ export const MAX_EPOCH_CREDITS_HISTORY = 64;
 export const VOTE_CREDITS_GRACE_SLOTS = 2;
 export const VOTE_CREDITS_MAXIMUM_PER_SLOT = 16;
 const PRIOR_VOTERS_MAX = 32;
-const DEFAULT_ADDRESS = '11111111111111111111111111111111';
 
 /** VoteError, returned as Custom(code). */
 export const VoteError = {
@@ -87,7 +86,7 @@ export function newVoteState(p: { nodePubkey: Address; authorizedVoter: Address;
 }
 
 function emptyPriorVoters(): VoteState['priorVoters'] {
-  return { buf: Array.from({ length: PRIOR_VOTERS_MAX }, () => ({ pubkey: DEFAULT_ADDRESS, start: 0, end: 0 })), idx: PRIOR_VOTERS_MAX - 1, isEmpty: true };
+  return { buf: Array.from({ length: PRIOR_VOTERS_MAX }, () => ({ pubkey: DEFAULT_PUBKEY, start: 0, end: 0 })), idx: PRIOR_VOTERS_MAX - 1, isEmpty: true };
 }
 
 /** The state's version tag: 0 uninitialized (V0_23_5 zeroes), 1 V1_14_11, 2 V3. */
@@ -113,7 +112,7 @@ export function decodeVoteState(data: Uint8Array): VoteState | null {
       // V0_23_5: node, authorized_voter, authorized_voter_epoch, ...; uninitialized when the voter is default.
       r.bytesN(32);
       const voter = bytesToAddress(r.bytesN(32));
-      if (voter === DEFAULT_ADDRESS) return null;
+      if (voter === DEFAULT_PUBKEY) return null;
       throw new DecodeError('VoteState 0.23.5 accounts are not supported');
     }
     if (tag !== 1 && tag !== 2) throw new DecodeError(`vote state version ${tag}`);
