@@ -78,6 +78,16 @@ const testMethods: MethodTable<{ tag: string }> = {
   crashAsync: async () => {
     throw new TypeError('async secret');
   },
+  // A library's error that carries a numeric code of its own: not the node's RpcError, so not the client's business.
+  libraryError: () => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write /secret/ledger/data.mdb'), { code: -32002, data: { path: '/secret' } });
+  },
+  thrownString: () => {
+    throw 'secret string';
+  },
+  thrownObject: async () => {
+    throw { code: -32004, message: 'looks like an RpcError but is not one' };
+  },
   nothing: () => undefined,
   nothingAsync: async () => {},
   nil: () => null,
@@ -174,6 +184,17 @@ describe('Dispatcher', () => {
     assert.deepEqual(await body(request('crash')), { jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message: 'Internal error' }, id: 1 });
     assert.deepEqual(await body(request('crashAsync', [], 'z')), { jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message: 'Internal error' }, id: 'z' });
     assert.equal(logged.mock.callCount(), 2, 'the cause goes to the node’s log');
+  });
+
+  test('only the node’s own RpcErrors pass their code: anything else with a code is an Internal error too', async (t) => {
+    const logged = t.mock.method(console, 'error', () => {});
+    for (const method of ['libraryError', 'thrownString', 'thrownObject']) {
+      const text = (await dispatcher.handleBody(JSON.stringify(request(method))))!;
+      assert.deepEqual(JSON.parse(text), { jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message: 'Internal error' }, id: 1 }, method);
+      assert.doesNotMatch(text, /secret|ENOSPC|looks like/, `${method}: nothing of the cause reaches the client`);
+    }
+    assert.equal(logged.mock.callCount(), 3, 'each cause goes to the node’s log');
+    assert.match(String(logged.mock.calls[0]!.arguments[1]), /ENOSPC/);
   });
 
   test('parameter errors are -32602 and name the parameter', async () => {
