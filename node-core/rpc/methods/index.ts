@@ -10,7 +10,7 @@ import * as tokens from './tokens.ts';
 import * as isthmus from './isthmus.ts';
 import * as staking from './staking.ts';
 
-export const nativeMethods: MethodTable<RpcContext> = {
+export const nativeMethods = {
   // accounts and balances
   getAccountInfo: accounts.getAccountInfo,
   getBalance: accounts.getBalance,
@@ -85,4 +85,4 @@ export const nativeMethods: MethodTable<RpcContext> = {
   getStakeMinimumDelegation: staking.getStakeMinimumDelegation,
   getInflationReward: staking.getInflationReward,
   getVoteAccounts: staking.getVoteAccounts,
-};
+} satisfies MethodTable<RpcContext>;
