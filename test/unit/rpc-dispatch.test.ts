@@ -475,6 +475,19 @@ describe('native methods: parameter errors', () => {
     assert.deepEqual((await call('sendTransaction', ['0OIl'])).error.code, INVALID_PARAMS);
   });
 
+  test('simulateTransaction refuses base-58 account data, as Agave does', async () => {
+    const payer = keys.devAccounts[0]!;
+    const tx = buildTransaction(payer, [transferIx(payer.address, key, LAMPORTS_PER_SOL)], chain.latestBlockhash('finalized').blockhash);
+    const encoded = Buffer.from(tx.wire).toString('base64');
+    for (const encoding of ['base58', 'binary']) {
+      const answer = await call('simulateTransaction', [encoded, { encoding: 'base64', accounts: { addresses: [key], encoding } }]);
+      assert.deepEqual(answer.error, { code: INVALID_PARAMS, message: 'base58 encoding not supported' }, encoding);
+    }
+    const ok = await call('simulateTransaction', [encoded, { encoding: 'base64', accounts: { addresses: [key], encoding: 'base64' } }]);
+    assert.equal(ok.result.value.err, null);
+    assert.equal(ok.result.value.accounts.length, 1);
+  });
+
   test('getProgramAccounts applies filters', async () => {
     const vote = await call('getProgramAccounts', ['Vote111111111111111111111111111111111111111', { filters: [{ dataSize: 3762 }], encoding: 'base64' }]);
     assert.equal(vote.result.length, 1);

@@ -74,7 +74,10 @@ export const getEpochInfo = method([optional('config', commitmentConfig)], ([cfg
 
 export const getSlotLeader = method([optional('config', commitmentConfig)], ([cfg = {}], ctx) => {
   const slot = contextSlot(ctx, cfg.commitment ?? 'finalized', cfg.minContextSlot);
-  return ctx.chain.leaders.leaderAt(slot);
+  const leader = ctx.chain.leaders.leaderAt(slot);
+  // A bank's own epoch always has its schedule; without one the node is broken, not the request.
+  if (leader === null) throw new Error(`no leader schedule for slot ${slot}, a bank's own slot`);
+  return leader;
 });
 
 /** The schedule of an epoch the node knows: kept stakes, and no later than the bank's leader-schedule epoch. */

@@ -133,6 +133,8 @@ export const simulateTransaction = method([required('transaction', string), opti
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   checkAddressLookups(tx, ctx, c);
+  const accountsEncoding = cfg.accounts?.encoding;
+  if (accountsEncoding === 'base58' || accountsEncoding === 'binary') throw invalidParams('base58 encoding not supported');
   if (cfg.replaceRecentBlockhash) tx = withBlockhash(tx, ctx.chain.latestBlockhash(c).blockhash);
   let result: ExecutedTransaction;
   try {
