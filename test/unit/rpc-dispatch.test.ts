@@ -475,6 +475,14 @@ describe('native methods: parameter errors', () => {
     assert.deepEqual((await call('sendTransaction', ['0OIl'])).error.code, INVALID_PARAMS);
   });
 
+  test('each method enforces the params schema the compiler checks (methods/api.ts): one parameter more is refused', async () => {
+    for (const [name, m] of Object.entries(nativeMethods)) {
+      const n = m.params.length;
+      const answer = await call(name, new Array(n + 1).fill(null));
+      assert.deepEqual(answer.error, { code: INVALID_PARAMS, message: `Invalid params: expected at most ${n} parameter${n === 1 ? '' : 's'}, got ${n + 1}` }, name);
+    }
+  });
+
   test('simulateTransaction refuses base-58 account data, as Agave does', async () => {
     const payer = keys.devAccounts[0]!;
     const tx = buildTransaction(payer, [transferIx(payer.address, key, LAMPORTS_PER_SOL)], chain.latestBlockhash('finalized').blockhash);
