@@ -184,6 +184,7 @@ describe('native JSON-RPC with @solana/kit', () => {
     assert.equal(sim.value.err, null);
     assert.deepEqual(sim.value.logs, [`Program ${SYSTEM} invoke [1]`, `Program ${SYSTEM} success`]);
     assert.equal(sim.value.unitsConsumed, 150n);
+    assert.equal(sim.value.replacementBlockhash, null);
     const withAccounts = await rpc
       .simulateTransaction(wire, { encoding: 'base64', replaceRecentBlockhash: true, accounts: { encoding: 'base64', addresses: [to] } })
       .send();

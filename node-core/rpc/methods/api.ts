@@ -120,8 +120,7 @@ interface CorrectedApi {
     result: Patch<KitResult<'getClusterNodes'>, '[]', { optional: 'clientId' | 'serveRepair' | 'tpuForwards' | 'tpuForwardsQuic' | 'tpuVote' | 'tvu' }>;
   };
   /**
-   * Later Agave: the fee, balances and loaded addresses of the simulation (2.x), and
-   * `replacementBlockhash` sent always (1.18 sends it only with replaceRecentBlockhash). Unproven:
+   * Later Agave: the fee, balances and loaded addresses of the simulation (2.x). Unproven:
    * that no account comes back base-58 (encodeAccount's type covers every encoding; the handler
    * refuses base58 and binary, as Agave does).
    */
@@ -131,7 +130,7 @@ interface CorrectedApi {
       Patch<
         KitResult<'simulateTransaction'>,
         'value',
-        { optional: 'fee' | 'loadedAddresses' | 'preBalances' | 'postBalances' | 'preTokenBalances' | 'postTokenBalances' | 'replacementBlockhash' }
+        { optional: 'fee' | 'loadedAddresses' | 'preBalances' | 'postBalances' | 'preTokenBalances' | 'postTokenBalances' }
       >,
       'value.accounts.[].data',
       { widen: string | [string, 'base58'] }

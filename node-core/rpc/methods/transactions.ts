@@ -135,13 +135,19 @@ export const simulateTransaction = method([required('transaction', string), opti
   checkAddressLookups(tx, ctx, c);
   const accountsEncoding = cfg.accounts?.encoding;
   if (accountsEncoding === 'base58' || accountsEncoding === 'binary') throw invalidParams('base58 encoding not supported');
-  if (cfg.replaceRecentBlockhash) tx = withBlockhash(tx, ctx.chain.latestBlockhash(c).blockhash);
+  // Agave answers every field, null when it has nothing for it (replacementBlockhash too).
+  let replacementBlockhash: { blockhash: string; lastValidBlockHeight: number } | null = null;
+  if (cfg.replaceRecentBlockhash) {
+    const latest = ctx.chain.latestBlockhash(c);
+    tx = withBlockhash(tx, latest.blockhash);
+    replacementBlockhash = { blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight };
+  }
   let result: ExecutedTransaction;
   try {
     result = await ctx.chain.simulateAsync(tx, c);
   } catch (e) {
     if (!(e instanceof TransactionError)) throw e;
-    return withContext(slot, { err: e.value, logs: null, accounts: null, unitsConsumed: 0, returnData: null });
+    return withContext(slot, { err: e.value, logs: null, accounts: null, unitsConsumed: 0, returnData: null, innerInstructions: null, replacementBlockhash });
   }
   let accounts = null;
   if (cfg.accounts?.addresses) {
@@ -159,6 +165,6 @@ export const simulateTransaction = method([required('transaction', string), opti
     unitsConsumed: result.computeUnitsConsumed,
     returnData: result.returnData ? uiReturnData(result.returnData) : null,
     innerInstructions: cfg.innerInstructions ? parsedInnerInstructions(result.innerInstructions, result.accountKeys) : null,
-    ...(cfg.replaceRecentBlockhash ? { replacementBlockhash: { blockhash: tx.message.recentBlockhash, lastValidBlockHeight: ctx.chain.latestBlockhash(c).lastValidBlockHeight } } : {}),
+    replacementBlockhash,
   });
 });
