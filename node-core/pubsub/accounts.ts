@@ -6,7 +6,7 @@ import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { Bank } from '../ledger/bank.ts';
 import type { Account } from '../runtime/account.ts';
 import { encodeAccount, type UiAccount } from '../rpc/encoding/account.ts';
-import { RpcEncodingError } from '../rpc/encoding/errors.ts';
+import { INVALID_REQUEST, isRpcError } from '../rpc/errors.ts';
 import { matchesFilters } from '../rpc/filters.ts';
 import { toRpcJson } from '../rpc/json.ts';
 import { deliver, SharedResults, withSlot } from './notification-text.ts';
@@ -26,7 +26,8 @@ export function encodeForNotification(address: Address, account: Account, sub: A
   try {
     return encodeAccount(address, account, { encoding: sub.encoding, dataSlice: sub.dataSlice, readAccount });
   } catch (e) {
-    if (!(e instanceof RpcEncodingError)) throw e;
+    // The one error encoding raises: base-58 data over 128 bytes.
+    if (!isRpcError(e, INVALID_REQUEST)) throw e;
     const data = sub.encoding === 'base58' ? ([BS58_TOO_LARGE, 'base58'] as [string, 'base58']) : BS58_TOO_LARGE;
     return { lamports: account.lamports, data, owner: account.owner, executable: account.executable, rentEpoch: account.rentEpoch, space: account.data.length };
   }

@@ -6,7 +6,7 @@
  */
 import type { Bank } from '../ledger/bank.ts';
 import { encodeBlock } from '../rpc/encoding/transaction.ts';
-import { UnsupportedTransactionVersionError } from '../rpc/encoding/errors.ts';
+import { refusedTransactionVersion } from '../rpc/errors.ts';
 import type { StoredBlock } from '../store/store.ts';
 import { deliver, SharedResults, withSlot } from './notification-text.ts';
 import type { SlotMemo } from './slot-memo.ts';
@@ -53,8 +53,9 @@ export class BlockNotifier {
       });
       value = { slot: full.slot, block: encoded, err: null };
     } catch (e) {
-      if (!(e instanceof UnsupportedTransactionVersionError)) throw e;
-      value = { slot: full.slot, block: null, err: { UnsupportedTransactionVersion: e.version } };
+      const version = refusedTransactionVersion(e);
+      if (version === null) throw e;
+      value = { slot: full.slot, block: null, err: { UnsupportedTransactionVersion: version } };
     }
     return withSlot(full.slot, JSON.stringify(value));
   }

@@ -26,11 +26,13 @@ interface ErrorBody {
 
 const errorResponse = (id: Id, e: ErrorBody) => ({ jsonrpc: '2.0', error: e, id });
 
+/**
+ * Only the node's own RpcErrors reach the client as they are. Anything else thrown (a TypeError, a
+ * library's error, even one with a numeric `code`, a thrown string) is the node's fault: it is logged
+ * here and the client gets a bare -32603 with nothing of the node's internals in it.
+ */
 function toErrorBody(e: unknown): ErrorBody {
-  if (e instanceof RpcError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'number')) {
-    const r = e as Error & { code: number; data?: unknown };
-    return r.data === undefined ? { code: r.code, message: r.message } : { code: r.code, message: r.message, data: r.data };
-  }
+  if (e instanceof RpcError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
   console.error('isthmus: internal error while serving a request:', e);
   return { code: INTERNAL_ERROR, message: 'Internal error' };
 }

@@ -1,14 +1,25 @@
-/** JSON-RPC errors: the standard codes and Solana's custom ones (rpc_custom_error.rs), with their messages. */
+/**
+ * JSON-RPC errors: the standard codes and Solana's custom ones (rpc_custom_error.rs), with their messages.
+ * RpcError is the node's one error type for clients: the dispatcher sends its code, message and data as
+ * they are, and answers anything else thrown as -32603 "Internal error". Each kind of error is made by a
+ * factory function below, not by a subclass.
+ */
 
 export class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    /** What the node itself may need to know of the error (never sent to the client). */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
+    this.name = 'RpcError';
   }
 }
+
+/** An RpcError with this code (the way to tell one kind of error from another). */
+export const isRpcError = (e: unknown, code: number): e is RpcError => e instanceof RpcError && e.code === code;
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -40,6 +51,32 @@ export const slotSkipped = (slot: number) => new RpcError(SLOT_SKIPPED, `Slot ${
 export const noSnapshot = () => new RpcError(NO_SNAPSHOT, 'No snapshot');
 export const minContextSlotNotReached = (contextSlot: number) =>
   new RpcError(MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot });
+
+/** Base-58 account data over 128 bytes (Agave's UiAccountEncoding check), -32600. */
+export const encodedBinaryTooLarge = (maxBytes: number) =>
+  new RpcError(INVALID_REQUEST, `Encoded binary (base 58) data should be less than ${maxBytes} bytes, please use Base64 encoding.`);
+
+/**
+ * A v0 transaction asked for without (or above) the client's `maxSupportedTransactionVersion`, -32015.
+ * The version is kept as the error's cause for blockSubscribe, which reports it as data of its own.
+ */
+export const unsupportedTransactionVersion = (version: number) =>
+  new RpcError(
+    UNSUPPORTED_TRANSACTION_VERSION,
+    `Transaction version (${version}) is not supported by the requesting client. ` +
+      `Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": ${version}`,
+    undefined,
+    { cause: { unsupportedTransactionVersion: version } },
+  );
+
+/** The version an unsupportedTransactionVersion error refused; null for any other error. */
+export function refusedTransactionVersion(e: unknown): number | null {
+  if (!isRpcError(e, UNSUPPORTED_TRANSACTION_VERSION)) return null;
+  const cause = e.cause;
+  return typeof cause === 'object' && cause !== null && 'unsupportedTransactionVersion' in cause && typeof cause.unsupportedTransactionVersion === 'number'
+    ? cause.unsupportedTransactionVersion
+    : null;
+}
 
 /** A feature of the interface this node does not have yet: a clear error instead of a made-up answer. */
 export const notBuiltYet = (what: string) => new RpcError(METHOD_NOT_FOUND, `${what} is not available on this node yet`);

@@ -2,7 +2,7 @@
 import { tryDecodeBase58 } from '../common/base58.ts';
 import type { Account } from '../runtime/account.ts';
 import { invalidParams } from './errors.ts';
-import { decodeBase64, fail, u64 } from './params.ts';
+import { decodeBase64, fail, u64, type Parse } from './params.ts';
 
 export const MAX_FILTERS = 4;
 /** Agave's limits on memcmp data (rpc_filter.rs): 128 bytes, sent as at most 175 base-58 or 172 base-64 characters. */
@@ -11,6 +11,8 @@ const MAX_MEMCMP_BASE58 = 175;
 const MAX_MEMCMP_BASE64 = 172;
 
 export type AccountFilter = { dataSize: number } | { memcmp: { offset: number; bytes: Uint8Array } };
+/** A filter as clients send it: memcmp bytes as base-58 text (the default) or base-64. */
+export type AccountFilterJson = { dataSize: number } | { memcmp: { offset: number; bytes: string; encoding?: 'base58' | 'base64' | null } };
 
 function parseFilter(v: unknown, name: string): AccountFilter {
   if (typeof v !== 'object' || v === null) return fail(name, 'a filter object ({memcmp} or {dataSize})', v);
@@ -39,11 +41,11 @@ function parseFilter(v: unknown, name: string): AccountFilter {
   return fail(name, 'a filter object ({memcmp} or {dataSize})', v);
 }
 
-export function accountFilters(v: unknown, name: string): AccountFilter[] {
+export const accountFilters: Parse<AccountFilter[], AccountFilterJson[]> = (v, name) => {
   if (!Array.isArray(v)) return fail(name, 'an array of filters', v);
   if (v.length > MAX_FILTERS) throw invalidParams(`Too many filters provided; max ${MAX_FILTERS}`);
   return v.map((f, i) => parseFilter(f, `${name}[${i}]`));
-}
+};
 
 export function matchesFilters(account: Account, filters: readonly AccountFilter[]): boolean {
   for (const f of filters) {

@@ -1,16 +1,31 @@
 /**
  * Positional params with a schema per method: each parameter is parsed and checked, and a bad one
- * gets -32602 with a message that names it.
+ * gets -32602 with a message that names it. Each parser also declares, as a type, the JSON it
+ * accepts; the native method table compares that with @solana/kit's parameter types (methods/api.ts).
  */
 import { tryDecodeBase58 } from '../common/base58.ts';
 import { isAddress, type Address } from '../common/pubkey.ts';
 import { normalizeCommitment, type Commitment } from '../ledger/chain.ts';
 import { invalidParams } from './errors.ts';
 
-export interface Param<T> {
+/** Type-level only: the JSON a parser accepts (no value carries it at run time). */
+declare const ACCEPTS: unique symbol;
+
+/**
+ * Parses one JSON value into a T, or throws -32602 naming it. `W` declares the JSON it accepts,
+ * which the parser checks at run time; it defaults to T, for parsers that hand the value on as it
+ * came (a parser that decodes or renames, like `commitment`, says what it accepts).
+ */
+export type Parse<T, W = T> = ((value: unknown, name: string) => T) & { readonly [ACCEPTS]?: W };
+
+/** The JSON a parser accepts. */
+export type Accepts<P> = P extends { readonly [ACCEPTS]?: infer W } ? W : never;
+
+export interface Param<T, W = T, Optional extends boolean = boolean> {
   name: string;
-  optional: boolean;
+  optional: Optional;
   parse(value: unknown): T;
+  readonly [ACCEPTS]?: W;
 }
 
 const describe = (v: unknown): string => {
@@ -26,18 +41,31 @@ export const fail = (name: string, expected: string, got: unknown): never => {
   throw invalidParams(`Invalid params: ${name}: expected ${expected}, got ${describe(got)}`);
 };
 
-export type Parse<T> = (value: unknown, name: string) => T;
-
-export const required = <T>(name: string, parse: Parse<T>): Param<T> => ({ name, optional: false, parse: (v) => parse(v, name) });
-export const optional = <T>(name: string, parse: Parse<T>): Param<T | undefined> => ({
+export const required = <T, W = T>(name: string, parse: Parse<T, W>): Param<T, W, false> => ({ name, optional: false, parse: (v) => parse(v, name) });
+export const optional = <T, W = T>(name: string, parse: Parse<T, W>): Param<T | undefined, W, true> => ({
   name,
   optional: true,
   parse: (v) => (v === undefined || v === null ? undefined : parse(v, name)),
 });
 
-type Outputs<P extends readonly Param<unknown>[]> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+export type Schema = readonly Param<unknown, unknown>[];
 
-export function parseParams<const P extends readonly Param<unknown>[]>(params: unknown, schema: P): Outputs<P> {
+/** What the body of a method gets: each parameter parsed (undefined for an optional one left out). */
+export type ParamValues<P extends Schema> = { -readonly [K in keyof P]: P[K] extends Param<infer T, unknown> ? T : never };
+
+/**
+ * The argument lists the schema accepts, as JSON: required parameters first, then optional ones,
+ * which may be left out or sent as null.
+ */
+export type AcceptedParams<P extends Schema> = P extends readonly [infer Head, ...infer Rest extends Schema]
+  ? Head extends Param<unknown, infer W, false>
+    ? [W, ...AcceptedParams<Rest>]
+    : Head extends Param<unknown, infer W, true>
+      ? [(W | null)?, ...AcceptedParams<Rest>]
+      : never
+  : [];
+
+export function parseParams<const P extends Schema>(params: unknown, schema: P): ParamValues<P> {
   if (params === undefined || params === null) params = [];
   if (!Array.isArray(params)) throw invalidParams('Invalid params: params must be an array');
   if (params.length > schema.length) {
@@ -47,7 +75,7 @@ export function parseParams<const P extends readonly Param<unknown>[]>(params: u
     const v = params[i];
     if (v === undefined && !p.optional) throw invalidParams(`Invalid params: missing required parameter \`${p.name}\``);
     return p.parse(v);
-  }) as Outputs<P>;
+  }) as ParamValues<P>;
 }
 
 // ---- value parsers ----
@@ -89,24 +117,29 @@ export const oneOf =
     typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : fail(name, `one of ${values.join(', ')}`, v);
 
 export const arrayOf =
-  <T>(item: Parse<T>, max?: number): Parse<T[]> =>
+  <T, W = T>(item: Parse<T, W>, max?: number): Parse<T[], W[]> =>
   (v, name) => {
     if (!Array.isArray(v)) return fail(name, 'an array', v);
     if (max !== undefined && v.length > max) throw invalidParams(`Too many inputs provided; max ${max}`);
     return v.map((x, i) => item(x, `${name}[${i}]`));
   };
 
-export const commitment: Parse<Commitment> = (v, name) => {
+/** The commitments' names before 1.9, still accepted (ledger/chain.ts normalizeCommitment). */
+export type LegacyCommitmentName = 'recent' | 'single' | 'singleGossip' | 'root' | 'max';
+
+export const commitment: Parse<Commitment, Commitment | LegacyCommitmentName> = (v, name) => {
   const c = typeof v === 'string' ? normalizeCommitment(v) : null;
   return c ?? fail(name, 'a commitment (processed, confirmed, finalized, or recent, single, singleGossip, root, max)', v);
 };
 
-type Shape = Record<string, Parse<unknown>>;
-type ShapeOut<S extends Shape> = { [K in keyof S]?: S[K] extends Parse<infer T> ? T : never };
+type Shape = Record<string, Parse<unknown, unknown>>;
+type ShapeOut<S extends Shape> = { [K in keyof S]?: S[K] extends Parse<infer T, unknown> ? T : never };
+/** A field left out or null is skipped. */
+type ShapeIn<S extends Shape> = { [K in keyof S]?: Accepts<S[K]> | null };
 
 /** A config object whose known fields are checked; unknown fields are ignored, as Solana's RPC does. */
 export const config =
-  <S extends Shape>(shape: S): Parse<ShapeOut<S>> =>
+  <S extends Shape>(shape: S): Parse<ShapeOut<S>, ShapeIn<S>> =>
   (v, name) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return fail(name, 'a configuration object', v);
     const out: Record<string, unknown> = {};

@@ -32,6 +32,7 @@ import {
   setTransactionMessageLifetimeUsingDurableNonce,
   signTransactionMessageWithSigners,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
+  SOLANA_ERROR__JSON_RPC__INVALID_PARAMS,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   type Address,
   type Instruction,
@@ -183,11 +184,20 @@ describe('native JSON-RPC with @solana/kit', () => {
     assert.equal(sim.value.err, null);
     assert.deepEqual(sim.value.logs, [`Program ${SYSTEM} invoke [1]`, `Program ${SYSTEM} success`]);
     assert.equal(sim.value.unitsConsumed, 150n);
+    assert.equal(sim.value.replacementBlockhash, null);
     const withAccounts = await rpc
       .simulateTransaction(wire, { encoding: 'base64', replaceRecentBlockhash: true, accounts: { encoding: 'base64', addresses: [to] } })
       .send();
     assert.equal(withAccounts.value.accounts![0]!.lamports, LAMPORTS_PER_SOL);
     assert.equal(typeof withAccounts.value.replacementBlockhash?.lastValidBlockHeight, 'bigint');
+    // Base-58 account data is refused, as Agave refuses it (kit's types offer no such encoding).
+    for (const encoding of ['base58', 'binary']) {
+      await assert.rejects(
+        // @ts-expect-error kit's types give simulateTransaction's accounts only base64, base64+zstd and jsonParsed
+        rpc.simulateTransaction(wire, { encoding: 'base64', accounts: { encoding, addresses: [to] } }).send(),
+        (e: unknown) => isSolanaError(e, SOLANA_ERROR__JSON_RPC__INVALID_PARAMS) && e.context.__serverMessage === 'base58 encoding not supported',
+      );
+    }
 
     const sig = await rpc.sendTransaction(wire, { encoding: 'base64', preflightCommitment: 'confirmed' }).send();
     assert.equal(sig, getSignatureFromTransaction(tx));

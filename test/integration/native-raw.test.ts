@@ -558,6 +558,11 @@ describe('sendTransaction and simulateTransaction', () => {
     const stale = await result('simulateTransaction', [b58(transfer(payer, recipient.publicKey, 10, randomHash()))]);
     assert.equal(stale.value.err, 'BlockhashNotFound');
     assert.equal(stale.value.logs, null);
+    // Every field is there, as Agave answers it: null when there is nothing for it.
+    for (const answer of [ok, failed, stale]) {
+      assert.deepEqual(Object.keys(answer.value).sort(), ['accounts', 'err', 'innerInstructions', 'logs', 'replacementBlockhash', 'returnData', 'unitsConsumed']);
+      assert.equal(answer.value.replacementBlockhash, null);
+    }
   });
 
   test('simulateTransaction: sigVerify, replaceRecentBlockhash, minContextSlot', async () => {

@@ -15,7 +15,7 @@ import { decompress } from 'fzstd';
 import bs58 from 'bs58';
 import { MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID, SYSVAR_OWNER_ID } from '../../node-core/common/pubkey.ts';
 import { encodeAccount, initEncodings, MAX_BASE58_BYTES } from '../../node-core/rpc/encoding/account.ts';
-import { RpcEncodingError, UnsupportedTransactionVersionError } from '../../node-core/rpc/encoding/errors.ts';
+import { INVALID_REQUEST, RpcError, UNSUPPORTED_TRANSACTION_VERSION, isRpcError, refusedTransactionVersion } from '../../node-core/rpc/errors.ts';
 import { encodeBlock, encodeConfirmedTransaction, encodeTransactionWithMeta } from '../../node-core/rpc/encoding/transaction.ts';
 import type { Account } from '../../node-core/runtime/account.ts';
 import * as sysvars from '../../node-core/runtime/sysvars.ts';
@@ -139,8 +139,7 @@ test('account binary encodings, dataSlice and the base-58 limit', async () => {
   assert.equal(slice(500, 5).length, 0);
 
   const tooBig = (e: unknown) =>
-    e instanceof RpcEncodingError &&
-    e.code === -32600 &&
+    isRpcError(e, INVALID_REQUEST) &&
     e.message === 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.';
   assert.throws(() => encodeAccount('x', a, { encoding: 'base58' }), tooBig);
   assert.throws(() => encodeAccount('x', a), tooBig); // default: legacy binary
@@ -294,8 +293,9 @@ test('json transaction: raw message and meta that web3.js accepts', async () => 
 
 test('v0 transactions need maxSupportedTransactionVersion', async () => {
   const refused = (e: unknown) =>
-    e instanceof UnsupportedTransactionVersionError &&
-    e.code === -32015 &&
+    isRpcError(e, UNSUPPORTED_TRANSACTION_VERSION) &&
+    e.data === undefined &&
+    refusedTransactionVersion(e) === 0 &&
     e.message ===
       'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0';
   for (const encoding of ['json', 'jsonParsed', 'base64', 'base58'] as const) {
@@ -452,7 +452,7 @@ test('getConfirmedBlock (legacy): no blockHeight, no version', async () => {
   assert.ok(enc.transactions!.every((t) => !('version' in t)));
   const withMax = encodeBlock(block, { legacy: true, maxSupportedTransactionVersion: 0 });
   assert.ok(withMax.transactions!.every((t) => !('version' in t)));
-  assert.throws(() => encodeBlock(block, { legacy: true }), UnsupportedTransactionVersionError);
+  assert.throws(() => encodeBlock(block, { legacy: true }), (e) => e instanceof RpcError && e.code === UNSUPPORTED_TRANSACTION_VERSION);
   const got = await connectionAnswering(wireJson(enc)).getConfirmedBlock(42);
   assert.equal(got.transactions.length, 2);
   assert.deepEqual(got.transactions[1]!.meta!.err, { InstructionError: [0, { Custom: 1 }] });

@@ -78,6 +78,16 @@ const testMethods: MethodTable<{ tag: string }> = {
   crashAsync: async () => {
     throw new TypeError('async secret');
   },
+  // A library's error that carries a numeric code of its own: not the node's RpcError, so not the client's business.
+  libraryError: () => {
+    throw Object.assign(new Error('ENOSPC: no space left on device, write /secret/ledger/data.mdb'), { code: -32002, data: { path: '/secret' } });
+  },
+  thrownString: () => {
+    throw 'secret string';
+  },
+  thrownObject: async () => {
+    throw { code: -32004, message: 'looks like an RpcError but is not one' };
+  },
   nothing: () => undefined,
   nothingAsync: async () => {},
   nil: () => null,
@@ -174,6 +184,17 @@ describe('Dispatcher', () => {
     assert.deepEqual(await body(request('crash')), { jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message: 'Internal error' }, id: 1 });
     assert.deepEqual(await body(request('crashAsync', [], 'z')), { jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message: 'Internal error' }, id: 'z' });
     assert.equal(logged.mock.callCount(), 2, 'the cause goes to the node’s log');
+  });
+
+  test('only the node’s own RpcErrors pass their code: anything else with a code is an Internal error too', async (t) => {
+    const logged = t.mock.method(console, 'error', () => {});
+    for (const method of ['libraryError', 'thrownString', 'thrownObject']) {
+      const text = (await dispatcher.handleBody(JSON.stringify(request(method))))!;
+      assert.deepEqual(JSON.parse(text), { jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message: 'Internal error' }, id: 1 }, method);
+      assert.doesNotMatch(text, /secret|ENOSPC|looks like/, `${method}: nothing of the cause reaches the client`);
+    }
+    assert.equal(logged.mock.callCount(), 3, 'each cause goes to the node’s log');
+    assert.match(String(logged.mock.calls[0]!.arguments[1]), /ENOSPC/);
   });
 
   test('parameter errors are -32602 and name the parameter', async () => {
@@ -452,6 +473,27 @@ describe('native methods: parameter errors', () => {
     assert.deepEqual((await call('getMultipleAccounts', [Array(101).fill(key)])).error, { code: INVALID_PARAMS, message: 'Too many inputs provided; max 100' });
     assert.deepEqual((await call('getProgramAccounts', [SYSTEM_PROGRAM_ID, { filters: Array(5).fill({ dataSize: 0 }) }])).error, { code: INVALID_PARAMS, message: 'Too many filters provided; max 4' });
     assert.deepEqual((await call('sendTransaction', ['0OIl'])).error.code, INVALID_PARAMS);
+  });
+
+  test('each method enforces the params schema the compiler checks (methods/api.ts): one parameter more is refused', async () => {
+    for (const [name, m] of Object.entries(nativeMethods)) {
+      const n = m.params.length;
+      const answer = await call(name, new Array(n + 1).fill(null));
+      assert.deepEqual(answer.error, { code: INVALID_PARAMS, message: `Invalid params: expected at most ${n} parameter${n === 1 ? '' : 's'}, got ${n + 1}` }, name);
+    }
+  });
+
+  test('simulateTransaction refuses base-58 account data, as Agave does', async () => {
+    const payer = keys.devAccounts[0]!;
+    const tx = buildTransaction(payer, [transferIx(payer.address, key, LAMPORTS_PER_SOL)], chain.latestBlockhash('finalized').blockhash);
+    const encoded = Buffer.from(tx.wire).toString('base64');
+    for (const encoding of ['base58', 'binary']) {
+      const answer = await call('simulateTransaction', [encoded, { encoding: 'base64', accounts: { addresses: [key], encoding } }]);
+      assert.deepEqual(answer.error, { code: INVALID_PARAMS, message: 'base58 encoding not supported' }, encoding);
+    }
+    const ok = await call('simulateTransaction', [encoded, { encoding: 'base64', accounts: { addresses: [key], encoding: 'base64' } }]);
+    assert.equal(ok.result.value.err, null);
+    assert.equal(ok.result.value.accounts.length, 1);
   });
 
   test('getProgramAccounts applies filters', async () => {

@@ -13,7 +13,7 @@ import { compress, init as initZstd } from '@bokuweb/zstd-wasm';
 import { encodeBase58 } from '../../common/base58.ts';
 import type { Address } from '../../common/pubkey.ts';
 import type { Account } from '../../runtime/account.ts';
-import { INVALID_REQUEST, RpcEncodingError } from './errors.ts';
+import { encodedBinaryTooLarge } from '../errors.ts';
 import { parseAccountData } from './parsed/index.ts';
 import type { ParsedAccountValue } from './parsed/types.ts';
 
@@ -78,12 +78,7 @@ export function sliceData(data: Uint8Array, slice: DataSlice | null | undefined)
 export const toBase64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 
 function base58Data(data: Uint8Array): string {
-  if (data.length > MAX_BASE58_BYTES) {
-    throw new RpcEncodingError(
-      `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
-      INVALID_REQUEST,
-    );
-  }
+  if (data.length > MAX_BASE58_BYTES) throw encodedBinaryTooLarge(MAX_BASE58_BYTES);
   return encodeBase58(data);
 }
 
@@ -108,7 +103,7 @@ export function encodeAccountData(address: Address, account: Account, opts: Acco
   }
 }
 
-/** Throws RpcEncodingError (-32600) when base-58 data would exceed 128 bytes. */
+/** Throws encodedBinaryTooLarge (-32600) when base-58 data would exceed 128 bytes. */
 export function encodeAccount(address: Address, account: Account, opts: AccountEncodeOptions = {}): UiAccount {
   return {
     lamports: account.lamports,

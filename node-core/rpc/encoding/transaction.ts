@@ -14,7 +14,7 @@ import type { TransactionErrorValue } from '../../runtime/errors.ts';
 import { isSignerIndex, isWritableIndex, parseTransaction, type Message, type TransactionVersion } from '../../runtime/wire.ts';
 import type { Reward, StoredBlock, StoredTransaction, TransactionStatusMeta } from '../../store/store.ts';
 import { toBase64 } from './account.ts';
-import { UnsupportedTransactionVersionError } from './errors.ts';
+import { unsupportedTransactionVersion } from '../errors.ts';
 import { parseInstruction } from './parsed/index.ts';
 import type { ParsedInstructionValue } from './parsed/types.ts';
 
@@ -141,7 +141,7 @@ const BPF_LOADER_UPGRADEABLE_ID: Address = 'BPFLoaderUpgradeab1e1111111111111111
 /** Version to report, or undefined to omit it; throws -32015 for a version the client cannot take. */
 function checkVersion(version: TransactionVersion, opts: TransactionEncodeOptions): TransactionVersion | undefined {
   const max = opts.maxSupportedTransactionVersion;
-  if (version !== 'legacy' && (max == null || version > max)) throw new UnsupportedTransactionVersionError(version);
+  if (version !== 'legacy' && (max == null || version > max)) throw unsupportedTransactionVersion(version);
   return max == null || opts.legacy ? undefined : version;
 }
 
@@ -366,7 +366,7 @@ export const uiReward = (r: Reward): Reward => ({
   commission: r.commission,
 });
 
-/** getBlock / getConfirmedBlock. Throws UnsupportedTransactionVersionError (-32015) as Agave does. */
+/** getBlock / getConfirmedBlock. Throws unsupportedTransactionVersion (-32015) as Agave does. */
 export function encodeBlock(block: StoredBlock, opts: BlockEncodeOptions = {}): UiConfirmedBlock {
   const showRewards = opts.rewards ?? true;
   const txOpts: TransactionEncodeOptions = {

@@ -14,18 +14,18 @@ import {
   ACCOUNT_ENCODINGS,
   address,
   arrayOf,
+  bool,
   commitment,
   commitmentConfig,
   config,
   dataSlice,
   oneOf,
   optional,
-  parseParams,
   required,
   u64,
-  fail,
 } from '../params.ts';
 import { accountFilters, matchesFilters } from '../filters.ts';
+import { method } from './method.ts';
 import { TOKEN_PROGRAM_ID } from '../../runtime/programs/token/state.ts';
 import { SYSVAR_IDS } from '../../runtime/sysvars.ts';
 
@@ -34,24 +34,21 @@ export const NUM_LARGEST_ACCOUNTS = 20;
 
 const accountConfig = config({ commitment, encoding: oneOf(ACCOUNT_ENCODINGS), dataSlice, minContextSlot: u64 });
 
-export function getAccountInfo(params: unknown, ctx: RpcContext) {
-  const [key, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', accountConfig)]);
+export const getAccountInfo = method([required('pubkey', address), optional('config', accountConfig)], ([key, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const account = ctx.chain.getAccount(key, c);
   const readAccount = (a: Address) => ctx.chain.getAccount(a, c);
   return withContext(slot, account ? encodeAccount(key, account, { encoding: cfg.encoding as AccountEncoding, dataSlice: cfg.dataSlice, readAccount }) : null);
-}
+});
 
-export function getBalance(params: unknown, ctx: RpcContext) {
-  const [key, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', commitmentConfig)]);
+export const getBalance = method([required('pubkey', address), optional('config', commitmentConfig)], ([key, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   return withContext(slot, ctx.chain.getAccount(key, c)?.lamports ?? 0);
-}
+});
 
-export function getMultipleAccounts(params: unknown, ctx: RpcContext) {
-  const [keys, cfg = {}] = parseParams(params, [required('pubkeys', arrayOf(address, MAX_MULTIPLE_ACCOUNTS)), optional('config', accountConfig)]);
+export const getMultipleAccounts = method([required('pubkeys', arrayOf(address, MAX_MULTIPLE_ACCOUNTS)), optional('config', accountConfig)], ([keys, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const encoding = (cfg.encoding ?? 'base64') as AccountEncoding;
@@ -62,19 +59,11 @@ export function getMultipleAccounts(params: unknown, ctx: RpcContext) {
       return a ? encodeAccount(k, a, { encoding, dataSlice: cfg.dataSlice, readAccount: (m) => ctx.chain.getAccount(m, c) }) : null;
     }),
   );
-}
-
-const programAccountsConfig = config({
-  commitment,
-  encoding: oneOf(ACCOUNT_ENCODINGS),
-  dataSlice,
-  minContextSlot: u64,
-  filters: accountFilters,
-  withContext: (v, name) => (typeof v === 'boolean' ? v : fail(name, 'a boolean', v)),
 });
 
-export function getProgramAccounts(params: unknown, ctx: RpcContext) {
-  const [program, cfg = {}] = parseParams(params, [required('programId', address), optional('config', programAccountsConfig)]);
+const programAccountsConfig = config({ commitment, encoding: oneOf(ACCOUNT_ENCODINGS), dataSlice, minContextSlot: u64, filters: accountFilters, withContext: bool });
+
+export const getProgramAccounts = method([required('programId', address), optional('config', programAccountsConfig)], ([program, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const filters = cfg.filters ?? [];
@@ -89,13 +78,12 @@ export function getProgramAccounts(params: unknown, ctx: RpcContext) {
     out.push({ pubkey: key, account: ui });
   }
   return cfg.withContext ? withContext(slot, out) : out;
-}
+});
 
-export function getMinimumBalanceForRentExemption(params: unknown, ctx: RpcContext) {
-  const [len] = parseParams(params, [required('dataLength', u64), optional('config', commitmentConfig)]);
+export const getMinimumBalanceForRentExemption = method([required('dataLength', u64), optional('config', commitmentConfig)], ([len], ctx) => {
   if (len > MAX_PERMITTED_DATA_LENGTH) throw invalidRequest(`Invalid request: data length ${len} exceeds the maximum of ${MAX_PERMITTED_DATA_LENGTH} bytes`);
   return minimumBalanceForRentExemption(ctx.chain.genesis.rent, len);
-}
+});
 
 /** The non-circulating set at a commitment (node-core/ledger/non-circulating.ts). */
 export function nonCirculatingAccounts(ctx: RpcContext, c: Commitment = 'finalized'): Address[] {
@@ -107,10 +95,7 @@ export function nonCirculatingAccounts(ctx: RpcContext, c: Commitment = 'finaliz
  * account, the sysvars and builtin program accounts included, by lamports and then by address
  * bytes, both descending; `circulating` / `nonCirculating` filter by the set getSupply uses.
  */
-export function getLargestAccounts(params: unknown, ctx: RpcContext) {
-  const [cfg = {}] = parseParams(params, [
-    optional('config', config({ commitment, filter: oneOf(['circulating', 'nonCirculating'] as const), minContextSlot: u64 })),
-  ]);
+export const getLargestAccounts = method([optional('config', config({ commitment, filter: oneOf(['circulating', 'nonCirculating'] as const), minContextSlot: u64 }))], ([cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const nonCirculating = new Set(nonCirculatingAccounts(ctx, c));
@@ -126,7 +111,7 @@ export function getLargestAccounts(params: unknown, ctx: RpcContext) {
   // Sysvars are rendered from the bank, not stored in it.
   for (const id of SYSVAR_IDS) if (!bank.get(id)) consider(id, ctx.chain.getAccount(id, c)?.lamports ?? 0);
   return withContext(slot, largestFirst(candidates, NUM_LARGEST_ACCOUNTS).map(([address, lamports]) => ({ address, lamports })));
-}
+});
 
 /** The `n` entries with the most lamports, ties by address bytes, both descending (Agave's heap order). */
 export function largestFirst(entries: Array<[Address, number]>, n: number): Array<[Address, number]> {
@@ -138,10 +123,7 @@ export function largestFirst(entries: Array<[Address, number]>, n: number): Arra
   return placed.slice(0, n).map((p) => p.e);
 }
 
-export function getSupply(params: unknown, ctx: RpcContext) {
-  const [cfg = {}] = parseParams(params, [
-    optional('config', config({ commitment, excludeNonCirculatingAccountsList: (v, n) => (typeof v === 'boolean' ? v : fail(n, 'a boolean', v)), minContextSlot: u64 })),
-  ]);
+export const getSupply = method([optional('config', config({ commitment, excludeNonCirculatingAccountsList: bool, minContextSlot: u64 }))], ([cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const nonCirculatingList = nonCirculatingAccounts(ctx, c);
@@ -153,11 +135,10 @@ export function getSupply(params: unknown, ctx: RpcContext) {
     nonCirculating,
     nonCirculatingAccounts: cfg.excludeNonCirculatingAccountsList ? [] : nonCirculatingList,
   });
-}
+});
 
 /** The faucet signs a system transfer to the recipient and submits it like any client would. */
-export function requestAirdrop(params: unknown, ctx: RpcContext) {
-  const [to, lamports] = parseParams(params, [required('pubkey', address), required('lamports', u64), optional('config', commitmentConfig)]);
+export const requestAirdrop = method([required('pubkey', address), required('lamports', u64), optional('config', commitmentConfig)], ([to, lamports], ctx) => {
   if (lamports === 0) throw invalidParams('Invalid params: lamports: an airdrop must be more than 0 lamports');
   const { blockhash } = ctx.chain.latestBlockhash('processed');
   const faucet = ctx.faucet.address;
@@ -171,5 +152,5 @@ export function requestAirdrop(params: unknown, ctx: RpcContext) {
   }
   ctx.chain.submit(tx);
   return tx.id;
-}
+});
 

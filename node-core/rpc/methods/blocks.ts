@@ -13,12 +13,13 @@ import {
   config,
   oneOf,
   optional,
-  parseParams,
   required,
   signature,
   u64,
   type Parse,
+  type ParamValues,
 } from '../params.ts';
+import { method } from './method.ts';
 
 export const MAX_GET_CONFIRMED_BLOCKS_RANGE = 500_000;
 export const MAX_SIGNATURES_FOR_ADDRESS_SLOT_RANGE = 10_000;
@@ -32,16 +33,21 @@ function historyCommitment(c: Commitment | undefined): Commitment {
 }
 
 /** The encoding argument may be a bare string (1.5 form) or a config object. */
-function encodingOrConfig<S extends Record<string, Parse<unknown>>>(shape: S) {
-  const parseConfig = config({ ...shape, encoding: oneOf(TRANSACTION_ENCODINGS), commitment, maxSupportedTransactionVersion: u64 });
+function orBareEncoding<T, W>(parseConfig: Parse<T, W>): Parse<T | { encoding: TransactionEncoding }, W | TransactionEncoding> {
   // A bare string is the encoding itself, so a bad one is reported as `encoding`.
-  return (v: unknown, name: string) => (typeof v === 'string' ? { encoding: oneOf(TRANSACTION_ENCODINGS)(v, 'encoding') } : parseConfig(v, name));
+  return (v, name) => (typeof v === 'string' ? { encoding: oneOf(TRANSACTION_ENCODINGS)(v, 'encoding') } : parseConfig(v, name));
 }
 
-const blockConfig = encodingOrConfig({
-  transactionDetails: oneOf(['full', 'signatures', 'none', 'accounts'] as const),
-  rewards: bool,
-});
+const transactionConfigShape = { encoding: oneOf(TRANSACTION_ENCODINGS), commitment, maxSupportedTransactionVersion: u64 };
+
+const blockConfig = orBareEncoding(config({ ...transactionConfigShape, transactionDetails: oneOf(['full', 'signatures', 'none', 'accounts'] as const), rewards: bool }));
+
+/** What a block or transaction request asked for, whichever form its config came in. */
+interface EncodingOptions {
+  encoding?: TransactionEncoding;
+  commitment?: Commitment;
+  maxSupportedTransactionVersion?: number;
+}
 
 /** A slot with no block: skipped once rooted (check_blockstore_root), else not available yet. */
 const noBlock = (ctx: RpcContext, slot: number) => (slot <= ctx.chain.rootSlot ? slotSkipped(slot) : blockNotAvailable(slot));
@@ -56,11 +62,10 @@ async function readBlock(ctx: RpcContext, slot: number, c: Commitment) {
 }
 
 function blockMethod(legacy: boolean) {
-  return async (params: unknown, ctx: RpcContext) => {
-    const [slot, cfg = {}] = parseParams(params, [required('slot', u64), optional('config', blockConfig)]);
-    const c = historyCommitment((cfg as { commitment?: Commitment }).commitment);
+  return method([required('slot', u64), optional('config', blockConfig)], async ([slot, cfg = {}], ctx) => {
+    const k: EncodingOptions & { transactionDetails?: TransactionDetails; rewards?: boolean } = cfg;
+    const c = historyCommitment(k.commitment);
     const block = await readBlock(ctx, slot, c);
-    const k = cfg as { encoding?: TransactionEncoding; transactionDetails?: TransactionDetails; rewards?: boolean; maxSupportedTransactionVersion?: number };
     return encodeBlock(block, {
       encoding: k.encoding ?? 'json',
       transactionDetails: k.transactionDetails ?? 'full',
@@ -68,14 +73,13 @@ function blockMethod(legacy: boolean) {
       maxSupportedTransactionVersion: k.maxSupportedTransactionVersion,
       legacy,
     });
-  };
+  });
 }
 
 export const getBlock = blockMethod(false);
 export const getConfirmedBlock = blockMethod(true);
 
-export async function getBlockTime(params: unknown, ctx: RpcContext) {
-  const [slot] = parseParams(params, [required('slot', u64)]);
+export const getBlockTime = method([required('slot', u64)], async ([slot], ctx) => {
   if (slot > ctx.chain.confirmedSlot) throw blockNotAvailable(slot);
   const header = await ctx.chain.store.getBlockHeader(slot);
   if (header) return header.blockTime;
@@ -83,7 +87,7 @@ export async function getBlockTime(params: unknown, ctx: RpcContext) {
   const first = await ctx.chain.store.firstAvailableSlot();
   if (first !== null && slot < first) throw blockCleanedUp(slot, first);
   throw noBlock(ctx, slot);
-}
+});
 
 const rangeCommitment = config({ commitment, minContextSlot: u64 });
 
@@ -92,12 +96,9 @@ async function blockSlots(ctx: RpcContext, start: number, end: number, limit: nu
   return ctx.chain.store.getBlockSlots(start, end, limit);
 }
 
-function blocksMethod() {
-  return async (params: unknown, ctx: RpcContext) => {
-    const raw = Array.isArray(params) ? params : [];
-    // The end slot may be left out with the config in its place.
-    const shifted = raw.length === 2 && typeof raw[1] === 'object' && raw[1] !== null ? [raw[0], undefined, raw[1]] : raw;
-    const [start, endArg, cfg = {}] = parseParams(shifted, [required('startSlot', u64), optional('endSlot', u64), optional('config', rangeCommitment)]);
+export const getBlocks = method(
+  [required('startSlot', u64), optional('endSlot', u64), optional('config', rangeCommitment)],
+  async ([start, endArg, cfg = {}], ctx) => {
     const c = historyCommitment(cfg.commitment);
     const top = contextSlot(ctx, c, cfg.minContextSlot);
     // The spec bounds the range asked for (Agave checks it only after clamping the end to its newest
@@ -106,24 +107,26 @@ function blocksMethod() {
     if (asked >= start && asked - start > MAX_GET_CONFIRMED_BLOCKS_RANGE) throw invalidParams(`Slot range too large; max ${MAX_GET_CONFIRMED_BLOCKS_RANGE}`);
     const end = Math.min(asked, top);
     return blockSlots(ctx, start, end, MAX_GET_CONFIRMED_BLOCKS_RANGE + 1);
-  };
-}
-export const getBlocks = blocksMethod();
+  },
+  (params) => {
+    const raw = Array.isArray(params) ? params : [];
+    // The end slot may be left out with the config in its place.
+    return raw.length === 2 && typeof raw[1] === 'object' && raw[1] !== null ? [raw[0], undefined, raw[1]] : raw;
+  },
+);
 export const getConfirmedBlocks = getBlocks;
 
-export async function getBlocksWithLimit(params: unknown, ctx: RpcContext) {
-  const [start, limit, cfg = {}] = parseParams(params, [required('startSlot', u64), required('limit', u64), optional('config', rangeCommitment)]);
+export const getBlocksWithLimit = method([required('startSlot', u64), required('limit', u64), optional('config', rangeCommitment)], async ([start, limit, cfg = {}], ctx) => {
   if (limit > MAX_GET_CONFIRMED_BLOCKS_RANGE) throw invalidParams(`Limit too large; max ${MAX_GET_CONFIRMED_BLOCKS_RANGE}`);
   const c = historyCommitment(cfg.commitment);
   const top = contextSlot(ctx, c, cfg.minContextSlot);
   if (limit === 0) return [];
   return blockSlots(ctx, start, top, limit);
-}
+});
 export const getConfirmedBlocksWithLimit = getBlocksWithLimit;
 
 /** Stake that voted on the slot at each lockout depth; null once rooted or unknown, as the commitment cache forgets those. */
-export function getBlockCommitment(params: unknown, ctx: RpcContext) {
-  const [slot] = parseParams(params, [required('slot', u64)]);
+export const getBlockCommitment = method([required('slot', u64)], ([slot], ctx) => {
   const totalStake = totalEpochStake(ctx);
   const chain = ctx.chain;
   const confirmations = chain.confirmationsOf(slot);
@@ -131,39 +134,38 @@ export function getBlockCommitment(params: unknown, ctx: RpcContext) {
   const commitment = new Array<number>(32).fill(0);
   commitment[Math.min(confirmations - 1, 31)] = totalStake;
   return { commitment, totalStake };
-}
+});
 
 function confirmationStatus(ctx: RpcContext, slot: number): 'processed' | 'confirmed' | 'finalized' {
   return slot <= ctx.chain.rootSlot ? 'finalized' : slot <= ctx.chain.confirmedSlot ? 'confirmed' : 'processed';
 }
 
-export async function getSignatureStatuses(params: unknown, ctx: RpcContext) {
-  const [sigs, cfg = {}] = parseParams(params, [
-    required('signatures', arrayOf(signature, MAX_SIGNATURE_STATUSES)),
-    optional('config', config({ searchTransactionHistory: bool })),
-  ]);
-  const chain = ctx.chain;
-  const slot = chain.processedSlot;
-  const value = await Promise.all(
-    sigs.map(async (sig) => {
-      let status = chain.signatureStatus(sig) ?? null;
-      if (!status && cfg.searchTransactionHistory) {
-        const loc = await chain.store.getSignatureLocation(sig);
-        if (loc && loc.slot <= chain.confirmedSlot) status = loc;
-      }
-      if (!status) return null;
-      const rooted = status.slot <= chain.rootSlot;
-      return {
-        slot: status.slot,
-        confirmations: rooted ? null : (chain.confirmationsOf(status.slot) ?? 0),
-        status: status.err === null ? { Ok: null } : { Err: status.err },
-        err: status.err,
-        confirmationStatus: confirmationStatus(ctx, status.slot),
-      };
-    }),
-  );
-  return withContext(slot, value);
-}
+export const getSignatureStatuses = method(
+  [required('signatures', arrayOf(signature, MAX_SIGNATURE_STATUSES)), optional('config', config({ searchTransactionHistory: bool }))],
+  async ([sigs, cfg = {}], ctx) => {
+    const chain = ctx.chain;
+    const slot = chain.processedSlot;
+    const value = await Promise.all(
+      sigs.map(async (sig) => {
+        let status = chain.signatureStatus(sig) ?? null;
+        if (!status && cfg.searchTransactionHistory) {
+          const loc = await chain.store.getSignatureLocation(sig);
+          if (loc && loc.slot <= chain.confirmedSlot) status = loc;
+        }
+        if (!status) return null;
+        const rooted = status.slot <= chain.rootSlot;
+        return {
+          slot: status.slot,
+          confirmations: rooted ? null : (chain.confirmationsOf(status.slot) ?? 0),
+          status: status.err === null ? { Ok: null } : { Err: status.err },
+          err: status.err,
+          confirmationStatus: confirmationStatus(ctx, status.slot),
+        };
+      }),
+    );
+    return withContext(slot, value);
+  },
+);
 
 const signaturesConfig = config({ before: signature, until: signature, limit: u64, commitment, minContextSlot: u64 });
 
@@ -174,32 +176,32 @@ async function locate(ctx: RpcContext, sig: string | undefined, name: string) {
   return { slot: loc.slot, index: loc.index };
 }
 
-function signaturesForAddressMethod(legacy: boolean) {
-  return async (params: unknown, ctx: RpcContext) => {
-    const [addr, cfg = {}] = parseParams(params, [required('address', address), optional('config', signaturesConfig)]);
-    const limit = cfg.limit ?? MAX_SIGNATURES_FOR_ADDRESS2_LIMIT;
-    if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS2_LIMIT) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS2_LIMIT}`);
-    const c = historyCommitment(cfg.commitment);
-    const maxSlot = contextSlot(ctx, c, cfg.minContextSlot);
-    const entries = await ctx.chain.store.getSignaturesForAddress(addr, {
-      before: await locate(ctx, cfg.before, 'before'),
-      until: await locate(ctx, cfg.until, 'until'),
-      limit,
-      maxSlot,
-    });
-    return entries.map((e) =>
-      legacy
-        ? { signature: e.signature, slot: e.slot, err: e.err, memo: e.memo, blockTime: e.blockTime }
-        : { signature: e.signature, slot: e.slot, err: e.err, memo: e.memo, blockTime: e.blockTime, confirmationStatus: confirmationStatus(ctx, e.slot) },
-    );
-  };
+const signaturesParams = [required('address', address), optional('config', signaturesConfig)] as const;
+
+async function signaturesForAddress(ctx: RpcContext, [addr, cfg = {}]: ParamValues<typeof signaturesParams>) {
+  const limit = cfg.limit ?? MAX_SIGNATURES_FOR_ADDRESS2_LIMIT;
+  if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS2_LIMIT) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS2_LIMIT}`);
+  const c = historyCommitment(cfg.commitment);
+  const maxSlot = contextSlot(ctx, c, cfg.minContextSlot);
+  return ctx.chain.store.getSignaturesForAddress(addr, {
+    before: await locate(ctx, cfg.before, 'before'),
+    until: await locate(ctx, cfg.until, 'until'),
+    limit,
+    maxSlot,
+  });
 }
-export const getSignaturesForAddress = signaturesForAddressMethod(false);
-export const getConfirmedSignaturesForAddress2 = signaturesForAddressMethod(true);
+
+export const getSignaturesForAddress = method(signaturesParams, async (args, ctx) =>
+  (await signaturesForAddress(ctx, args)).map((e) => ({ signature: e.signature, slot: e.slot, err: e.err, memo: e.memo, blockTime: e.blockTime, confirmationStatus: confirmationStatus(ctx, e.slot) })),
+);
+
+/** The 1.x form: no `confirmationStatus`. */
+export const getConfirmedSignaturesForAddress2 = method(signaturesParams, async (args, ctx) =>
+  (await signaturesForAddress(ctx, args)).map((e) => ({ signature: e.signature, slot: e.slot, err: e.err, memo: e.memo, blockTime: e.blockTime })),
+);
 
 /** DEPRECATED 1.5 form: signatures in [start, end], lowest slot first. */
-export async function getConfirmedSignaturesForAddress(params: unknown, ctx: RpcContext) {
-  const [addr, start, end] = parseParams(params, [required('address', address), required('startSlot', u64), required('endSlot', u64)]);
+export const getConfirmedSignaturesForAddress = method([required('address', address), required('startSlot', u64), required('endSlot', u64)], async ([addr, start, end], ctx) => {
   if (end < start) return [];
   if (end - start > MAX_SIGNATURES_FOR_ADDRESS_SLOT_RANGE) throw invalidParams(`Slot range too large; max ${MAX_SIGNATURES_FOR_ADDRESS_SLOT_RANGE}`);
   const entries = await ctx.chain.store.getSignaturesForAddress(addr, {
@@ -208,19 +210,18 @@ export async function getConfirmedSignaturesForAddress(params: unknown, ctx: Rpc
     minSlot: start,
   });
   return entries.reverse().map((e) => e.signature);
-}
+});
 
-const transactionConfig = encodingOrConfig({});
+const transactionConfig = orBareEncoding(config(transactionConfigShape));
 
 function transactionMethod(legacy: boolean) {
-  return async (params: unknown, ctx: RpcContext) => {
-    const [sig, cfg = {}] = parseParams(params, [required('signature', signature), optional('config', transactionConfig)]);
-    const k = cfg as { encoding?: TransactionEncoding; commitment?: Commitment; maxSupportedTransactionVersion?: number };
+  return method([required('signature', signature), optional('config', transactionConfig)], async ([sig, cfg = {}], ctx) => {
+    const k: EncodingOptions = cfg;
     const c = historyCommitment(k.commitment);
     const located = await ctx.chain.store.getTransaction(sig);
     if (!located || located.slot > ctx.chain.slotAt(c)) return null;
     return encodeConfirmedTransaction(located, k.encoding ?? 'json', { maxSupportedTransactionVersion: k.maxSupportedTransactionVersion, legacy });
-  };
+  });
 }
 export const getTransaction = transactionMethod(false);
 export const getConfirmedTransaction = transactionMethod(true);

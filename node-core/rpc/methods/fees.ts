@@ -7,26 +7,41 @@ import { decodeNonceState } from '../../runtime/programs/nonce-account.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { invalidParams } from '../errors.ts';
 import { TransactionError } from '../../runtime/errors.ts';
-import { address, arrayOf, blockhash, commitmentConfig, optional, parseParams, required, string } from '../params.ts';
+import { address, arrayOf, blockhash, commitmentConfig, optional, required, string } from '../params.ts';
+import { method } from './method.ts';
 
-export function getLatestBlockhash(params: unknown, ctx: RpcContext) {
-  const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
+export const getLatestBlockhash = method([optional('config', commitmentConfig)], ([cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const b = ctx.chain.latestBlockhash(c);
   return withContext(slot, { blockhash: b.blockhash, lastValidBlockHeight: b.lastValidBlockHeight });
+});
+
+/** Agave 1.x's FeeCalculator: the fee per signature under a blockhash. */
+export interface FeeCalculatorJson {
+  lamportsPerSignature: number;
 }
 
-export function getRecentBlockhash(params: unknown, ctx: RpcContext) {
-  const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
+/** getRecentBlockhash's value (1.x, removed in Agave 2.0 for getLatestBlockhash). */
+export interface RecentBlockhashJson {
+  blockhash: string;
+  feeCalculator: FeeCalculatorJson;
+}
+
+export const getRecentBlockhash = method([optional('config', commitmentConfig)], ([cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const b = ctx.chain.latestBlockhash(c);
   return withContext(slot, { blockhash: b.blockhash, feeCalculator: { lamportsPerSignature: b.lamportsPerSignature } });
+});
+
+/** getFees's value (1.x, removed in Agave 2.0): `lastValidSlot` is the block height, as 1.9+ answered it. */
+export interface FeesJson extends RecentBlockhashJson {
+  lastValidSlot: number;
+  lastValidBlockHeight: number;
 }
 
-export function getFees(params: unknown, ctx: RpcContext) {
-  const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
+export const getFees = method([optional('config', commitmentConfig)], ([cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const b = ctx.chain.latestBlockhash(c);
@@ -36,35 +51,43 @@ export function getFees(params: unknown, ctx: RpcContext) {
     lastValidSlot: b.lastValidBlockHeight,
     lastValidBlockHeight: b.lastValidBlockHeight,
   });
-}
+});
 
-export function getFeeCalculatorForBlockhash(params: unknown, ctx: RpcContext) {
-  const [hash, cfg = {}] = parseParams(params, [required('blockhash', blockhash), optional('config', commitmentConfig)]);
+/** getFeeCalculatorForBlockhash's value (1.x): the blockhash's fee calculator, or null once it has expired. */
+export type FeeCalculatorForBlockhashJson = { feeCalculator: FeeCalculatorJson } | null;
+
+export const getFeeCalculatorForBlockhash = method([required('blockhash', blockhash), optional('config', commitmentConfig)], ([hash, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const info = ctx.chain.isBlockhashValid(hash, c) ? ctx.chain.blockhashInfo(hash) : undefined;
   return withContext(slot, info ? { feeCalculator: { lamportsPerSignature: info.lamportsPerSignature } } : null);
+});
+
+/** getFeeRateGovernor's value (1.x): the genesis fee rate governor. */
+export interface FeeRateGovernorJson {
+  feeRateGovernor: {
+    burnPercent: number;
+    maxLamportsPerSignature: number;
+    minLamportsPerSignature: number;
+    targetLamportsPerSignature: number;
+    targetSignaturesPerSlot: number;
+  };
 }
 
-export function getFeeRateGovernor(params: unknown, ctx: RpcContext) {
-  parseParams(params, []);
-  return withContext(ctx.chain.slotAt('finalized'), { feeRateGovernor: ctx.chain.genesis.feeRateGovernor });
-}
+export const getFeeRateGovernor = method([], (_, ctx) => withContext(ctx.chain.slotAt('finalized'), { feeRateGovernor: ctx.chain.genesis.feeRateGovernor }));
 
-export function isBlockhashValid(params: unknown, ctx: RpcContext) {
-  const [hash, cfg = {}] = parseParams(params, [required('blockhash', blockhash), optional('config', commitmentConfig)]);
+export const isBlockhashValid = method([required('blockhash', blockhash), optional('config', commitmentConfig)], ([hash, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   return withContext(slot, ctx.chain.isBlockhashValid(hash, c));
-}
+});
 
 /**
  * The fee of a base64 message at the commitment's bank, or null when its blockhash has expired there
  * and it is not a durable-nonce message (Agave's Bank::get_fee_for_message falls back to the nonce
  * account's fee calculator, so a nonce transaction that can still land gets its fee).
  */
-export function getFeeForMessage(params: unknown, ctx: RpcContext) {
-  const [encoded, cfg = {}] = parseParams(params, [required('message', string), optional('config', commitmentConfig)]);
+export const getFeeForMessage = method([required('message', string), optional('config', commitmentConfig)], ([encoded, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   let message;
@@ -98,7 +121,7 @@ export function getFeeForMessage(params: unknown, ctx: RpcContext) {
   }
   const signatures = new Array<Uint8Array>(message.header.numRequiredSignatures);
   return withContext(slot, transactionFee({ signatures, message }, budget, lps));
-}
+});
 
 const MAX_NUM_RECENT_BLOCKS = 150;
 
@@ -118,8 +141,7 @@ async function recentBlockSlots(ctx: RpcContext, top: number, count: number): Pr
  * them: the lowest compute-unit price paid in the block, raised to the lowest price paid by the
  * transactions that write-lock each of the given accounts, when that is higher.
  */
-export async function getRecentPrioritizationFees(params: unknown, ctx: RpcContext) {
-  const [accounts = []] = parseParams(params, [optional('accounts', arrayOf(address, 128))]);
+export const getRecentPrioritizationFees = method([optional('accounts', arrayOf(address, 128))], async ([accounts = []], ctx) => {
   const wanted = new Set(accounts);
   const out: Array<{ slot: number; prioritizationFee: number }> = [];
   for (const slot of await recentBlockSlots(ctx, ctx.chain.confirmedSlot, MAX_NUM_RECENT_BLOCKS)) {
@@ -149,7 +171,7 @@ export async function getRecentPrioritizationFees(params: unknown, ctx: RpcConte
     out.push({ slot, prioritizationFee: Math.max(blockMin ?? 0, ...accountMin.values()) });
   }
   return out;
-}
+});
 
 function messageBytesOf(wire: Uint8Array): Uint8Array {
   const sigs = wire[0]!; // fewer than 128 signatures fit a packet, so the short-vec is one byte

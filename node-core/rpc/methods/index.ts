@@ -1,6 +1,8 @@
-/** The native JSON-RPC method table: one function per method, 1.5-era names beside today's. */
-import type { MethodTable } from '../dispatcher.ts';
-import type { RpcContext } from '../context.ts';
+/**
+ * The native JSON-RPC method table: one function per method, 1.5-era names beside today's. The
+ * compiler checks each against its type in ./api.ts (@solana/kit's for the standard methods).
+ */
+import { checkedTable } from './api.ts';
 import * as accounts from './accounts.ts';
 import * as blocks from './blocks.ts';
 import * as cluster from './cluster.ts';
@@ -10,7 +12,7 @@ import * as tokens from './tokens.ts';
 import * as isthmus from './isthmus.ts';
 import * as staking from './staking.ts';
 
-export const nativeMethods: MethodTable<RpcContext> = {
+export const nativeMethods = checkedTable({
   // accounts and balances
   getAccountInfo: accounts.getAccountInfo,
   getBalance: accounts.getBalance,
@@ -85,4 +87,4 @@ export const nativeMethods: MethodTable<RpcContext> = {
   getStakeMinimumDelegation: staking.getStakeMinimumDelegation,
   getInflationReward: staking.getInflationReward,
   getVoteAccounts: staking.getVoteAccounts,
-};
+});

@@ -8,8 +8,7 @@ import { BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, TRANSFER_TO_NATIVE_SELECT
 import { evmDerivationPath } from '../../keys/evm-keys.ts';
 import type { IsthmusNodeInfo, RpcContext } from '../context.ts';
 import { FORBIDDEN_ORIGIN, METHOD_NOT_FOUND, RpcError } from '../errors.ts';
-import { parseParams } from '../params.ts';
-import type { RequestInfo } from '../dispatcher.ts';
+import { method } from './method.ts';
 
 const info = (ctx: RpcContext): IsthmusNodeInfo => {
   if (!ctx.isthmus) throw new RpcError(METHOD_NOT_FOUND, 'isthmus_* methods are not available on this server');
@@ -20,8 +19,34 @@ export function isLoopback(address: string): boolean {
   return address === 'localhost' || address === '::1' || /^127\./.test(address);
 }
 
-export function isthmus_getNodeInfo(params: unknown, ctx: RpcContext) {
-  parseParams(params, []);
+/** isthmus_getNodeInfo's answer: what the explorer needs of the node that no standard method tells. */
+export interface NodeInfoJson {
+  version: string;
+  genesisHash: string;
+  clusterType: string;
+  rpcUrl: string;
+  pubsubUrl: string;
+  evmRpcUrl: string;
+  evmChainId: number;
+  explorerUrl: string;
+  slotMs: number;
+  rootDepth: number;
+  slotsPerEpoch: number;
+  identity: string;
+  faucet: string;
+  evmProgramId: string;
+  evmStateAccount: string;
+  /** The bridge precompile's EVM address. */
+  bridgeAddress: string;
+  /** transferToNative's 4-byte selector, `0x` and 8 hex digits. */
+  transferToNativeSelector: string;
+  /** Wei per lamport as a decimal string (10^9 does not overflow, but a string keeps it exact for any client). */
+  weiPerLamport: string;
+  /** Whether isthmus_getDevAccounts answers (only while the node listens on a loopback address). */
+  devAccountsAvailable: boolean;
+}
+
+export const isthmus_getNodeInfo = method([], (_, ctx): NodeInfoJson => {
   const i = info(ctx);
   return {
     version: ctx.version,
@@ -44,7 +69,7 @@ export function isthmus_getNodeInfo(params: unknown, ctx: RpcContext) {
     weiPerLamport: WEI_PER_LAMPORT.toString(),
     devAccountsAvailable: isLoopback(i.bindAddress),
   };
-}
+});
 
 /**
  * The node's CORS is open (wallets and dapps call it from their pages), so a page of any site could
@@ -61,8 +86,16 @@ function sameOrigin(origin: string, rpcUrl: string): boolean {
   }
 }
 
-export function isthmus_getDevAccounts(params: unknown, ctx: RpcContext, request?: RequestInfo) {
-  parseParams(params, []);
+/** isthmus_getDevAccounts's answer: the mnemonic and both spaces' dev accounts with their keys. */
+export interface DevAccountsJson {
+  mnemonic: string;
+  /** Base-58 address and 64-byte secret key (the Solana CLI's keypair), derived at `path`. */
+  native: Array<{ index: number; address: string; path: string; secretKey: string }>;
+  /** 0x address and 0x private key, derived at `path`. */
+  evm: Array<{ index: number; address: string; path: string; privateKey: string }>;
+}
+
+export const isthmus_getDevAccounts = method([], (_, ctx, request): DevAccountsJson => {
   const i = info(ctx);
   if (!isLoopback(i.bindAddress)) {
     throw new RpcError(METHOD_NOT_FOUND, `isthmus_getDevAccounts is answered only by a node listening on a loopback address (this one listens on ${i.bindAddress})`);
@@ -75,4 +108,4 @@ export function isthmus_getDevAccounts(params: unknown, ctx: RpcContext, request
     native: i.devAccounts.map((k, index) => ({ index, address: k.address, path: `m/44'/501'/${index}'/0'`, secretKey: encodeBase58(k.secretKey) })),
     evm: i.evmDevAccounts.map((k, index) => ({ index, address: k.address, path: evmDerivationPath(index), privateKey: `0x${Buffer.from(k.privateKey).toString('hex')}` })),
   };
-}
+});

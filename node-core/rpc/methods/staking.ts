@@ -5,9 +5,11 @@ import { firstSlotOfEpoch } from '../../ledger/inflation.ts';
 import { activatedStakeByVoter, stakeAccounts, voteAccounts } from '../../ledger/stakes.ts';
 import { MINIMUM_DELEGATION, stakeActivatingAndDeactivating, tryDecodeStakeState } from '../../runtime/programs/stake/state.ts';
 import { lastVotedSlot } from '../../runtime/programs/vote/state.ts';
+import type { Address } from '../../common/pubkey.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { blockCleanedUp, blockNotAvailable, invalidParams, INVALID_PARAMS, RpcError } from '../errors.ts';
-import { address, arrayOf, bool, commitment, commitmentConfig, config, optional, parseParams, required, u64 } from '../params.ts';
+import { address, arrayOf, bool, commitment, commitmentConfig, config, optional, required, u64 } from '../params.ts';
+import { method } from './method.ts';
 
 const MAX_MULTIPLE_ACCOUNTS = 100;
 const DELINQUENT_VALIDATOR_SLOT_DISTANCE = 128;
@@ -31,14 +33,19 @@ export function totalEpochStake(ctx: RpcContext): number {
   return total;
 }
 
-export function getStakeMinimumDelegation(params: unknown, ctx: RpcContext) {
-  const [cfg = {}] = parseParams(params, [optional('config', commitmentConfig)]);
+export const getStakeMinimumDelegation = method([optional('config', commitmentConfig)], ([cfg = {}], ctx) => {
   const slot = contextSlot(ctx, cfg.commitment ?? 'finalized', cfg.minContextSlot);
   return withContext(slot, MINIMUM_DELEGATION);
+});
+
+/** getStakeActivation's answer (removed in Agave 2.0, which points to the stake account and StakeHistory sysvar instead). */
+export interface StakeActivationJson {
+  state: 'active' | 'inactive' | 'activating' | 'deactivating';
+  active: number;
+  inactive: number;
 }
 
-export function getStakeActivation(params: unknown, ctx: RpcContext) {
-  const [pubkey, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', config({ commitment, epoch: u64, minContextSlot: u64 }))]);
+export const getStakeActivation = method([required('pubkey', address), optional('config', config({ commitment, epoch: u64, minContextSlot: u64 }))], ([pubkey, cfg = {}], ctx): StakeActivationJson => {
   const c = cfg.commitment ?? 'finalized';
   contextSlot(ctx, c, cfg.minContextSlot);
   const bank = ctx.chain.bankAt(c);
@@ -55,62 +62,74 @@ export function getStakeActivation(params: unknown, ctx: RpcContext) {
   const s = stakeActivatingAndDeactivating(state.stake.delegation, epoch, bank.sysvars.stakeHistory ?? ctx.chain.currentStakeHistory());
   const kind = s.deactivating > 0 ? 'deactivating' : s.activating > 0 ? 'activating' : s.effective > 0 ? 'active' : 'inactive';
   return { state: kind, active: s.effective, inactive: Math.max(0, account.lamports - s.effective - reserve) };
-}
+});
 
-export async function getInflationReward(params: unknown, ctx: RpcContext) {
-  const [addresses, cfg = {}] = parseParams(params, [
-    required('addresses', arrayOf(address, MAX_MULTIPLE_ACCOUNTS)),
-    optional('config', config({ commitment, epoch: u64, minContextSlot: u64 })),
-  ]);
-  const c: Commitment = cfg.commitment ?? 'finalized';
-  if (c === 'processed') throw new RpcError(INVALID_PARAMS, 'Method does not support commitment below `confirmed`');
-  const schedule = ctx.chain.genesis.epochSchedule;
-  const top = contextSlot(ctx, c, cfg.minContextSlot);
-  const epoch = cfg.epoch ?? Math.max(0, epochOf(schedule, top).epoch - 1);
-  // Rewards for an epoch are paid in the first block of the next one.
-  const firstSlot = firstSlotOfEpoch(schedule, epoch + 1);
-  const firstAvailable = (await ctx.chain.store.firstAvailableSlot()) ?? 0;
-  if (firstSlot < firstAvailable) throw blockCleanedUp(firstSlot, firstAvailable);
-  const [slot] = firstSlot <= top ? await ctx.chain.store.getBlockSlots(firstSlot, top, 1) : [];
-  if (slot === undefined) throw blockNotAvailable(firstSlot);
-  const block = await ctx.chain.store.getBlock(slot);
-  if (!block) throw blockNotAvailable(slot);
-  return addresses.map((a) => {
-    const r = block.rewards.find((x) => x.pubkey === a && (x.rewardType === 'Staking' || x.rewardType === 'Voting'));
-    return r ? { epoch, effectiveSlot: slot, amount: Math.abs(r.lamports), postBalance: r.postBalance, commission: r.commission } : null;
-  });
-}
+export const getInflationReward = method(
+  [required('addresses', arrayOf(address, MAX_MULTIPLE_ACCOUNTS)), optional('config', config({ commitment, epoch: u64, minContextSlot: u64 }))],
+  async ([addresses, cfg = {}], ctx) => {
+    const c: Commitment = cfg.commitment ?? 'finalized';
+    if (c === 'processed') throw new RpcError(INVALID_PARAMS, 'Method does not support commitment below `confirmed`');
+    const schedule = ctx.chain.genesis.epochSchedule;
+    const top = contextSlot(ctx, c, cfg.minContextSlot);
+    const epoch = cfg.epoch ?? Math.max(0, epochOf(schedule, top).epoch - 1);
+    // Rewards for an epoch are paid in the first block of the next one.
+    const firstSlot = firstSlotOfEpoch(schedule, epoch + 1);
+    const firstAvailable = (await ctx.chain.store.firstAvailableSlot()) ?? 0;
+    if (firstSlot < firstAvailable) throw blockCleanedUp(firstSlot, firstAvailable);
+    const [slot] = firstSlot <= top ? await ctx.chain.store.getBlockSlots(firstSlot, top, 1) : [];
+    if (slot === undefined) throw blockNotAvailable(firstSlot);
+    const block = await ctx.chain.store.getBlock(slot);
+    if (!block) throw blockNotAvailable(slot);
+    return addresses.map((a) => {
+      const r = block.rewards.find((x) => x.pubkey === a && (x.rewardType === 'Staking' || x.rewardType === 'Voting'));
+      return r ? { epoch, effectiveSlot: slot, amount: Math.abs(r.lamports), postBalance: r.postBalance, commission: r.commission } : null;
+    });
+  },
+);
 
-export function getVoteAccounts(params: unknown, ctx: RpcContext) {
-  const [cfg = {}] = parseParams(params, [
-    optional('config', config({ commitment, votePubkey: address, keepUnstakedDelinquents: bool, delinquentSlotDistance: u64, minContextSlot: u64 })),
-  ]);
-  const c = cfg.commitment ?? 'finalized';
-  contextSlot(ctx, c, cfg.minContextSlot);
-  const bank = ctx.chain.bankAt(c);
-  const epoch = epochOf(ctx.chain.genesis.epochSchedule, bank.slot).epoch;
-  const history = bank.sysvars.stakeHistory ?? ctx.chain.currentStakeHistory();
-  const stakeByVoter = activatedStakeByVoter(stakeAccounts(bank), epoch, history);
-  const distance = cfg.delinquentSlotDistance ?? DELINQUENT_VALIDATOR_SLOT_DISTANCE;
-  const current: unknown[] = [];
-  const delinquent: unknown[] = [];
-  for (const v of voteAccounts(bank)) {
-    if (cfg.votePubkey && v.address !== cfg.votePubkey) continue;
-    const activatedStake = stakeByVoter.get(v.address) ?? 0;
-    const lastVote = lastVotedSlot(v.state) ?? 0;
-    const info = {
-      votePubkey: v.address,
-      nodePubkey: v.state.nodePubkey,
-      activatedStake,
-      epochVoteAccount: activatedStake > 0,
-      commission: v.state.commission,
-      lastVote,
-      epochCredits: v.state.epochCredits.slice(-MAX_RPC_VOTE_ACCOUNT_INFO_EPOCH_CREDITS_HISTORY),
-      rootSlot: v.state.rootSlot ?? 0,
-    };
-    const isCurrent = bank.slot >= distance ? lastVote > bank.slot - distance : lastVote > 0;
-    if (isCurrent) current.push(info);
-    else if (activatedStake > 0 || cfg.keepUnstakedDelinquents) delinquent.push(info);
-  }
-  return { current, delinquent };
+export const getVoteAccounts = method(
+  [optional('config', config({ commitment, votePubkey: address, keepUnstakedDelinquents: bool, delinquentSlotDistance: u64, minContextSlot: u64 }))],
+  ([cfg = {}], ctx) => {
+    const c = cfg.commitment ?? 'finalized';
+    contextSlot(ctx, c, cfg.minContextSlot);
+    const bank = ctx.chain.bankAt(c);
+    const epoch = epochOf(ctx.chain.genesis.epochSchedule, bank.slot).epoch;
+    const history = bank.sysvars.stakeHistory ?? ctx.chain.currentStakeHistory();
+    const stakeByVoter = activatedStakeByVoter(stakeAccounts(bank), epoch, history);
+    const distance = cfg.delinquentSlotDistance ?? DELINQUENT_VALIDATOR_SLOT_DISTANCE;
+    const current: VoteAccountJson[] = [];
+    const delinquent: VoteAccountJson[] = [];
+    for (const v of voteAccounts(bank)) {
+      if (cfg.votePubkey && v.address !== cfg.votePubkey) continue;
+      const activatedStake = stakeByVoter.get(v.address) ?? 0;
+      const lastVote = lastVotedSlot(v.state) ?? 0;
+      const info: VoteAccountJson = {
+        votePubkey: v.address,
+        nodePubkey: v.state.nodePubkey,
+        activatedStake,
+        epochVoteAccount: activatedStake > 0,
+        commission: v.state.commission,
+        lastVote,
+        epochCredits: v.state.epochCredits.slice(-MAX_RPC_VOTE_ACCOUNT_INFO_EPOCH_CREDITS_HISTORY),
+        rootSlot: v.state.rootSlot ?? 0,
+      };
+      const isCurrent = bank.slot >= distance ? lastVote > bank.slot - distance : lastVote > 0;
+      if (isCurrent) current.push(info);
+      else if (activatedStake > 0 || cfg.keepUnstakedDelinquents) delinquent.push(info);
+    }
+    return { current, delinquent };
+  },
+);
+
+/** One vote account as getVoteAccounts lists it (Agave 1.18's RpcVoteAccountInfo). */
+interface VoteAccountJson {
+  votePubkey: Address;
+  nodePubkey: Address;
+  activatedStake: number;
+  epochVoteAccount: boolean;
+  commission: number;
+  lastVote: number;
+  /** [epoch, credits, previous credits] of the last epochs. */
+  epochCredits: Array<[number, number, number]>;
+  rootSlot: number;
 }

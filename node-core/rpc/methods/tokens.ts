@@ -12,8 +12,9 @@ import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { encodeAccount, type AccountEncoding, type UiAccount } from '../encoding/account.ts';
 import { invalidParams } from '../errors.ts';
 import { matchesFilters, type AccountFilter } from '../filters.ts';
-import { ACCOUNT_ENCODINGS, address, commitment, commitmentConfig, config, dataSlice, fail, oneOf, optional, parseParams, required, u64, type Parse } from '../params.ts';
+import { ACCOUNT_ENCODINGS, address, commitment, commitmentConfig, config, dataSlice, fail, oneOf, optional, required, u64, type Parse, type ParamValues } from '../params.ts';
 import { NUM_LARGEST_ACCOUNTS } from './accounts.ts';
+import { method } from './method.ts';
 
 const notTokenAccount = () => invalidParams('Invalid param: not a Token account');
 const notTokenMint = () => invalidParams('Invalid param: not a Token mint');
@@ -45,8 +46,7 @@ function tokenMint(read: Reader, mint: Address): number {
   return decimals;
 }
 
-export function getTokenAccountBalance(params: unknown, ctx: RpcContext) {
-  const [key, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', commitmentConfig)]);
+export const getTokenAccountBalance = method([required('pubkey', address), optional('config', commitmentConfig)], ([key, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const read = reader(ctx, c);
@@ -61,10 +61,9 @@ export function getTokenAccountBalance(params: unknown, ctx: RpcContext) {
     throw notTokenAccount();
   }
   return withContext(slot, uiTokenAmount(token.amount, mintInfo(read, token.mint).decimals));
-}
+});
 
-export function getTokenSupply(params: unknown, ctx: RpcContext) {
-  const [key, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', commitmentConfig)]);
+export const getTokenSupply = method([required('pubkey', address), optional('config', commitmentConfig)], ([key, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const account = ctx.chain.getAccount(key, c);
@@ -78,7 +77,7 @@ export function getTokenSupply(params: unknown, ctx: RpcContext) {
     throw invalidParams('Invalid param: mint could not be unpacked');
   }
   return withContext(slot, uiTokenAmount(mint.supply, mint.decimals));
-}
+});
 
 /** Token accounts of the bank matching `filters` (dataSize 165 implied). */
 function* tokenAccounts(ctx: RpcContext, c: Parameters<RpcContext['chain']['bankAt']>[0], filters: AccountFilter[]): Iterable<[Address, Account]> {
@@ -88,8 +87,7 @@ function* tokenAccounts(ctx: RpcContext, c: Parameters<RpcContext['chain']['bank
   }
 }
 
-export function getTokenLargestAccounts(params: unknown, ctx: RpcContext) {
-  const [mint, cfg = {}] = parseParams(params, [required('pubkey', address), optional('config', commitmentConfig)]);
+export const getTokenLargestAccounts = method([required('pubkey', address), optional('config', commitmentConfig)], ([mint, cfg = {}], ctx) => {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const decimals = tokenMint(reader(ctx, c), mint);
@@ -110,11 +108,11 @@ export function getTokenLargestAccounts(params: unknown, ctx: RpcContext) {
     slot,
     all.slice(0, NUM_LARGEST_ACCOUNTS).map((e) => ({ address: e.address, ...uiTokenAmount(e.amount, decimals) })),
   );
-}
+});
 
 type TokenAccountsFilter = { mint: Address } | { programId: Address };
 
-const tokenAccountsFilter: Parse<TokenAccountsFilter> = (v, name) => {
+const tokenAccountsFilter: Parse<TokenAccountsFilter, { mint: Address } | { programId: Address }> = (v, name) => {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     const f = v as Record<string, unknown>;
     if (f.mint !== undefined) return { mint: address(f.mint, `${name}.mint`) };
@@ -136,8 +134,9 @@ function mintFilter(read: Reader, filter: TokenAccountsFilter): AccountFilter[] 
   return [];
 }
 
-function tokenAccountsBy(params: unknown, ctx: RpcContext, by: (key: Address) => AccountFilter) {
-  const [key, filter, cfg = {}] = parseParams(params, [required('pubkey', address), required('filter', tokenAccountsFilter), optional('config', accountsConfig)]);
+const tokenAccountsParams = [required('pubkey', address), required('filter', tokenAccountsFilter), optional('config', accountsConfig)] as const;
+
+function tokenAccountsBy([key, filter, cfg = {}]: ParamValues<typeof tokenAccountsParams>, ctx: RpcContext, by: (key: Address) => AccountFilter) {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   const read = reader(ctx, c);
@@ -154,16 +153,16 @@ function tokenAccountsBy(params: unknown, ctx: RpcContext, by: (key: Address) =>
   return withContext(slot, out);
 }
 
-export function getTokenAccountsByOwner(params: unknown, ctx: RpcContext) {
-  return tokenAccountsBy(params, ctx, (owner) => ({ memcmp: { offset: 32, bytes: addressToBytes(owner) } }));
-}
+export const getTokenAccountsByOwner = method(tokenAccountsParams, (args, ctx) =>
+  tokenAccountsBy(args, ctx, (owner) => ({ memcmp: { offset: 32, bytes: addressToBytes(owner) } })),
+);
 
-export function getTokenAccountsByDelegate(params: unknown, ctx: RpcContext) {
+export const getTokenAccountsByDelegate = method(tokenAccountsParams, (args, ctx) =>
   // COption<Pubkey>: the Some tag, then the delegate.
-  return tokenAccountsBy(params, ctx, (delegate) => {
+  tokenAccountsBy(args, ctx, (delegate) => {
     const bytes = new Uint8Array(36);
     bytes[0] = 1;
     bytes.set(addressToBytes(delegate), 4);
     return { memcmp: { offset: 72, bytes } };
-  });
-}
+  }),
+);

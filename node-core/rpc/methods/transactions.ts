@@ -11,7 +11,8 @@ import { parsedInnerInstructions, uiReturnData } from '../encoding/transaction.t
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import type { Commitment } from '../../ledger/chain.ts';
 import { RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, invalidParams } from '../errors.ts';
-import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, parseParams, required, string, u64 } from '../params.ts';
+import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, required, string, u64 } from '../params.ts';
+import { method } from './method.ts';
 
 const WORST_CASE_BASE58_TX = 1683;
 const WORST_CASE_BASE64_TX = 1644;
@@ -79,8 +80,7 @@ function preflightFailure(err: TransactionErrorValue, result: ExecutedTransactio
   });
 }
 
-export async function sendTransaction(params: unknown, ctx: RpcContext) {
-  const [encoded, cfg = {}] = parseParams(params, [required('transaction', string), optional('config', sendConfig)]);
+export const sendTransaction = method([required('transaction', string), optional('config', sendConfig)], async ([encoded, cfg = {}], ctx) => {
   const tx = decodeSubmittedTransaction(encoded, cfg.encoding ?? 'base58');
   // Agave sanitizes against the processed bank when preflight is skipped.
   checkAddressLookups(tx, ctx, cfg.skipPreflight ? 'processed' : (cfg.preflightCommitment ?? 'finalized'));
@@ -101,7 +101,7 @@ export async function sendTransaction(params: unknown, ctx: RpcContext) {
   }
   ctx.chain.submit(tx);
   return tx.id;
-}
+});
 
 const simulateConfig = config({
   sigVerify: bool,
@@ -124,8 +124,7 @@ function withBlockhash(tx: Transaction, blockhash: string): Transaction {
   return parseTransaction(wire);
 }
 
-export async function simulateTransaction(params: unknown, ctx: RpcContext) {
-  const [encoded, cfg = {}] = parseParams(params, [required('transaction', string), optional('config', simulateConfig)]);
+export const simulateTransaction = method([required('transaction', string), optional('config', simulateConfig)], async ([encoded, cfg = {}], ctx) => {
   let tx = decodeSubmittedTransaction(encoded, cfg.encoding ?? 'base58');
   if (cfg.sigVerify && cfg.replaceRecentBlockhash) throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
   if (cfg.sigVerify && !verifyTransactionSignatures(tx)) {
@@ -134,18 +133,26 @@ export async function simulateTransaction(params: unknown, ctx: RpcContext) {
   const c = cfg.commitment ?? 'finalized';
   const slot = contextSlot(ctx, c, cfg.minContextSlot);
   checkAddressLookups(tx, ctx, c);
-  if (cfg.replaceRecentBlockhash) tx = withBlockhash(tx, ctx.chain.latestBlockhash(c).blockhash);
+  const accountsEncoding = cfg.accounts?.encoding;
+  if (accountsEncoding === 'base58' || accountsEncoding === 'binary') throw invalidParams('base58 encoding not supported');
+  // Agave answers every field, null when it has nothing for it (replacementBlockhash too).
+  let replacementBlockhash: { blockhash: string; lastValidBlockHeight: number } | null = null;
+  if (cfg.replaceRecentBlockhash) {
+    const latest = ctx.chain.latestBlockhash(c);
+    tx = withBlockhash(tx, latest.blockhash);
+    replacementBlockhash = { blockhash: latest.blockhash, lastValidBlockHeight: latest.lastValidBlockHeight };
+  }
   let result: ExecutedTransaction;
   try {
     result = await ctx.chain.simulateAsync(tx, c);
   } catch (e) {
     if (!(e instanceof TransactionError)) throw e;
-    return withContext(slot, { err: e.value, logs: null, accounts: null, unitsConsumed: 0, returnData: null });
+    return withContext(slot, { err: e.value, logs: null, accounts: null, unitsConsumed: 0, returnData: null, innerInstructions: null, replacementBlockhash });
   }
   let accounts = null;
   if (cfg.accounts?.addresses) {
     const written = new Map(result.writes);
-    const encoding = (cfg.accounts.encoding ?? 'base64') as AccountEncoding;
+    const encoding: AccountEncoding = cfg.accounts.encoding ?? 'base64';
     accounts = cfg.accounts.addresses.map((k) => {
       const a = written.get(k) ?? ctx.chain.getAccount(k, c);
       return a && a.lamports > 0 ? encodeAccount(k, a, { encoding, readAccount: (m) => written.get(m) ?? ctx.chain.getAccount(m, c) }) : null;
@@ -158,6 +165,6 @@ export async function simulateTransaction(params: unknown, ctx: RpcContext) {
     unitsConsumed: result.computeUnitsConsumed,
     returnData: result.returnData ? uiReturnData(result.returnData) : null,
     innerInstructions: cfg.innerInstructions ? parsedInnerInstructions(result.innerInstructions, result.accountKeys) : null,
-    ...(cfg.replaceRecentBlockhash ? { replacementBlockhash: { blockhash: tx.message.recentBlockhash, lastValidBlockHeight: ctx.chain.latestBlockhash(c).lastValidBlockHeight } } : {}),
+    replacementBlockhash,
   });
-}
+});
