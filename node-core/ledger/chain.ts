@@ -31,29 +31,7 @@ import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import { processEpochBoundary } from './epoch-rewards.ts';
 import { LeaderSchedules, stakedNodesOf } from './leader-schedule.ts';
 import { voteTimestamp, voteTransaction, type Voter } from './vote-loop.ts';
-
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
-
-/** Old and new names of the three levels (1.5.5 renamed them). */
-export function normalizeCommitment(c: string | undefined, fallback: Commitment = 'finalized'): Commitment | null {
-  switch (c) {
-    case undefined:
-      return fallback;
-    case 'processed':
-    case 'recent':
-      return 'processed';
-    case 'confirmed':
-    case 'single':
-    case 'singleGossip':
-      return 'confirmed';
-    case 'finalized':
-    case 'max':
-    case 'root':
-      return 'finalized';
-    default:
-      return null;
-  }
-}
+import type { Commitment } from './commitment.ts';
 
 export interface SignatureStatus {
   slot: number;

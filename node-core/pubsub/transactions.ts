@@ -5,7 +5,8 @@
  */
 import { VOTE_PROGRAM_ID } from '../common/pubkey.ts';
 import type { Bank } from '../ledger/bank.ts';
-import type { Chain, Commitment, SignatureStatus } from '../ledger/chain.ts';
+import type { Chain, SignatureStatus } from '../ledger/chain.ts';
+import type { Commitment } from '../ledger/commitment.ts';
 import { parseTransaction } from '../runtime/wire.ts';
 import type { StoredTransaction } from '../store/store.ts';
 import { deliver, withSlot } from './notify.ts';

@@ -1,6 +1,7 @@
 import type { Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
-import type { Chain, Commitment } from '../ledger/chain.ts';
+import type { Chain } from '../ledger/chain.ts';
+import type { Commitment } from '../ledger/commitment.ts';
 import { minContextSlotNotReached } from './errors.ts';
 import type { IsthmusNodeInfo } from './methods/isthmus.ts';
 import type { HealthStatus } from './health.ts';

@@ -7,7 +7,7 @@ import { addressToBytes } from '../../common/pubkey.ts';
 import { sign } from '../../keys/keypair.ts';
 import { ByteWriter } from '../../common/bytes.ts';
 import { TransactionError } from '../../runtime/errors.ts';
-import type { Commitment } from '../../ledger/chain.ts';
+import type { Commitment } from '../../ledger/commitment.ts';
 import { nonCirculatingAccounts as nonCirculatingAccountsOf, nonCirculatingLamports } from '../../ledger/non-circulating.ts';
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
