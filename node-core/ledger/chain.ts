@@ -21,7 +21,7 @@ import { loadMessageAddresses, type LoadedAddresses } from '../runtime/address-l
 import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
 import { Bank, type AccountsDb } from './bank.ts';
 import type { ChainExtension } from './chain-extension.ts';
-import { BlockhashQueue, MAX_PROCESSING_AGE, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
+import { BlockhashQueue, MAX_PROCESSING_AGE } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
 import { nextLamportsPerSignature, type GenesisConfig } from './genesis-config.ts';
 import { durableNonceOf } from './durable-nonce.ts';
@@ -31,21 +31,10 @@ import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import { processEpochBoundary } from './epoch-rewards.ts';
 import { LeaderSchedules, stakedNodesOf } from './leader-schedule.ts';
 import { voteTimestamp, voteTransaction, type Voter } from './vote-loop.ts';
+import { PerformanceSamples, type PerformanceSample } from './performance-samples.ts';
+import { SlotClock } from './slot-clock.ts';
+import { StatusCache, type SignatureStatus } from './status-cache.ts';
 import type { Commitment } from './commitment.ts';
-
-export interface SignatureStatus {
-  slot: number;
-  index: number;
-  err: TransactionErrorValue | null;
-}
-
-export interface PerformanceSample {
-  slot: number;
-  numTransactions: number;
-  numNonVoteTransactions: number;
-  numSlots: number;
-  samplePeriodSecs: number;
-}
 
 export interface ChainEventMap {
   /** A new working bank started. */
@@ -88,8 +77,6 @@ export interface ChainParams {
   voter?: Voter;
 }
 
-const PERFORMANCE_SAMPLE_SECS = 60;
-const MAX_PERFORMANCE_SAMPLES = 720;
 const QUEUE_BATCH = 512;
 
 export class Chain extends EventEmitter<ChainEventMap> {
@@ -100,8 +87,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private readonly accounts: AccountsDb;
   private readonly blockhashes = new BlockhashQueue();
   private readonly blockSlots = new BlockSlotRing();
-  private readonly statusCache = new Map<string, SignatureStatus>();
-  private readonly statusBySlot: Array<[number, string[]]> = [];
+  private readonly statuses = new StatusCache();
   private readonly banks = new Map<number, Bank>();
   private working!: Bank;
   private confirmedBank!: Bank;
@@ -109,8 +95,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private readonly queue: Transaction[] = [];
   private readonly queued = new Set<string>();
   private drainScheduled = false;
-  private slotTimer: NodeJS.Timeout | null = null;
-  private nextSlotAt = 0;
+  private readonly clock: SlotClock;
   private commits: Promise<void> = Promise.resolve();
   private lamportsPerSignature: number;
   private transactionCount: number;
@@ -130,9 +115,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   private keepWorking = false;
   private extensionsMeta: Record<string, unknown>;
-  private readonly samples: PerformanceSample[] = [];
-  private sampleStart: { slot: number; txs: number; at: number; votes: number };
-  private sampleTimer: NodeJS.Timeout | null = null;
+  private readonly samples: PerformanceSamples;
   private stopped = false;
   readonly slotMs: number;
   readonly rootDepth: number;
@@ -167,7 +150,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     for (const h of p.recentHeaders) {
       this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
     }
-    for (const [sig, status] of p.recentStatuses) this.rememberStatus(sig, status);
+    for (const [sig, status] of p.recentStatuses) this.statuses.insert(sig, status);
     // Slot 0 is the genesis bank's, as in Agave's default SlotHistory.
     for (const slot of [0, ...(p.blockSlots ?? []), p.meta.slot]) if (slot >= this.blockSlots.nextSlot) this.blockSlots.add(slot);
     // After a (re)start everything stored is final: there are no forks to roll it back.
@@ -187,7 +170,11 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.confirmedBank = last;
     this.rootBank = last;
     this.openWorkingBank(last);
-    this.sampleStart = { slot: last.slot, txs: this.transactionCount, at: Date.now(), votes: 0 };
+    this.samples = new PerformanceSamples(
+      () => ({ slot: this.working.slot, transactions: this.transactionCount, voteTransactions: this.voteTransactions }),
+      { slot: last.slot, transactions: this.transactionCount, voteTransactions: 0 },
+    );
+    this.clock = new SlotClock(this.slotMs, () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.working.slot })));
   }
 
   /**
@@ -222,24 +209,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   // ---- clock ----
 
   start(): void {
-    this.nextSlotAt = Date.now() + this.slotMs;
-    this.scheduleSlot();
-    this.sampleTimer = setInterval(() => this.takePerformanceSample(), PERFORMANCE_SAMPLE_SECS * 1000);
-    this.sampleTimer.unref();
-  }
-
-  private scheduleSlot(): void {
-    const delay = Math.max(0, this.nextSlotAt - Date.now());
-    this.slotTimer = setTimeout(() => {
-      this.nextSlotAt += this.slotMs;
-      // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
-      if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
-      void this.sealWhenIdle().then((sealed) => {
-        // Slots led by others pass on the clock without a block: the new working bank ends later.
-        this.nextSlotAt += (this.working.slot - sealed.slot - 1) * this.slotMs;
-        if (!this.stopped) this.scheduleSlot();
-      });
-    }, delay);
+    this.clock.start();
+    this.samples.start();
   }
 
   /** Seals the working bank once the asynchronous transaction in flight (if any) has finished. */
@@ -252,8 +223,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   async stop(): Promise<void> {
     if (this.stopped) return this.commits;
     this.stopped = true;
-    if (this.slotTimer) clearTimeout(this.slotTimer);
-    if (this.sampleTimer) clearInterval(this.sampleTimer);
+    this.clock.stop();
+    this.samples.stop();
     while (this.inflight) await this.inflight;
     // Transactions already processed (and accounts put in place at start, an epoch's start) are kept:
     // the working bank becomes the last block. The validator's own vote alone does not make one.
@@ -407,7 +378,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.asyncBlockFull = false;
     this.keepWorking = false;
     this.banks.set(slot, this.working);
-    this.forgetOldStatuses(slot);
+    this.statuses.purgeOldSlots(slot);
     const schedule = this.genesis.epochSchedule;
     const parentEpoch = epochOf(schedule, parent.slot).epoch;
     const epoch = epochOf(schedule, slot).epoch;
@@ -529,7 +500,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const bank = this.working;
     try {
       const env = this.executionEnv(bank, tx, false);
-      if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
+      if (this.statuses.has(tx.id)) throw new TransactionError('AlreadyProcessed');
       this.record(bank, tx, await executeTransactionAsync(tx, env));
     } catch (e) {
       if (e instanceof TransactionError && e.value === 'WouldExceedMaxBlockCostLimit') {
@@ -548,7 +519,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const bank = this.working;
     // Agave checks the blockhash's age before the status cache: an expired duplicate is BlockhashNotFound.
     const env = this.executionEnv(bank, tx, false);
-    if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
+    if (this.statuses.has(tx.id)) throw new TransactionError('AlreadyProcessed');
     return this.record(bank, tx, executeTransaction(tx, env));
   }
 
@@ -578,7 +549,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     bank.feesCollected += result.fee;
     bank.signatureCount += tx.signatures.length;
     this.transactionCount++;
-    this.rememberStatus(tx.id, { slot: bank.slot, index, err: result.err });
+    this.statuses.insert(tx.id, { slot: bank.slot, index, err: result.err });
     this.emit('transaction', { slot: bank.slot, transaction: stored, writes: result.writes });
     return result;
   }
@@ -605,7 +576,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   private simulationEnv(tx: Transaction, commitment: Commitment): ExecutionEnv {
     const env = this.executionEnv(this.bankAt(commitment), tx, true);
-    if (this.statusCache.has(tx.id) || this.queued.has(tx.id)) throw new TransactionError('AlreadyProcessed');
+    if (this.statuses.has(tx.id) || this.queued.has(tx.id)) throw new TransactionError('AlreadyProcessed');
     return env;
   }
 
@@ -625,19 +596,6 @@ export class Chain extends EventEmitter<ChainEventMap> {
       durableNonce,
       bankExtension: <T>(name: string) => bank.extensions.get(name) as T | undefined,
     };
-  }
-
-  private rememberStatus(signature: string, status: SignatureStatus): void {
-    this.statusCache.set(signature, status);
-    const last = this.statusBySlot[this.statusBySlot.length - 1];
-    if (last && last[0] === status.slot) last[1].push(signature);
-    else this.statusBySlot.push([status.slot, [signature]]);
-  }
-
-  private forgetOldStatuses(currentSlot: number): void {
-    while (this.statusBySlot.length && this.statusBySlot[0]![0] < currentSlot - MAX_RECENT_BLOCKHASHES) {
-      for (const sig of this.statusBySlot.shift()![1]) this.statusCache.delete(sig);
-    }
   }
 
   // ---- reads ----
@@ -710,7 +668,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   }
 
   signatureStatus(signature: string): SignatureStatus | undefined {
-    return this.statusCache.get(signature);
+    return this.statuses.get(signature);
   }
 
   get totalTransactionCount(): number {
@@ -746,22 +704,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   }
 
   performanceSamples(limit: number): PerformanceSample[] {
-    return this.samples.slice(-limit).reverse();
-  }
-
-  private takePerformanceSample(): void {
-    const now = Date.now();
-    const slot = this.working.slot;
-    const txs = this.transactionCount;
-    this.samples.push({
-      slot,
-      numTransactions: txs - this.sampleStart.txs,
-      numNonVoteTransactions: txs - this.sampleStart.txs - (this.voteTransactions - this.sampleStart.votes),
-      numSlots: slot - this.sampleStart.slot,
-      samplePeriodSecs: Math.round((now - this.sampleStart.at) / 1000),
-    });
-    if (this.samples.length > MAX_PERFORMANCE_SAMPLES) this.samples.shift();
-    this.sampleStart = { slot, txs, at: now, votes: this.voteTransactions };
+    return this.samples.newest(limit);
   }
 }
 
