@@ -6,11 +6,8 @@
  * newest sealed block is confirmed and a block is rooted once `rootDepth` blocks stand above it.
  */
 import { EventEmitter } from 'node:events';
-import { decodeBase58, encodeBase58 } from '../common/base58.ts';
-import { ByteWriter } from '../common/bytes.ts';
-import { sha256 } from '../common/hash.ts';
 import type { Address } from '../common/pubkey.ts';
-import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../runtime/account.ts';
+import type { Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
@@ -23,7 +20,7 @@ import { Bank, type AccountsDb } from './bank.ts';
 import type { ChainExtension } from './chain-extension.ts';
 import { BlockhashQueue, MAX_PROCESSING_AGE } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
-import { nextLamportsPerSignature, type GenesisConfig } from './genesis-config.ts';
+import type { GenesisConfig } from './genesis-config.ts';
 import { durableNonceOf } from './durable-nonce.ts';
 import { extractMemos } from '../runtime/programs/memo.ts';
 import { decodeStakeHistory, type StakeHistory } from '../runtime/programs/stake/state.ts';
@@ -34,6 +31,9 @@ import { voteTimestamp, voteTransaction, type Voter } from './vote-loop.ts';
 import { PerformanceSamples, type PerformanceSample } from './performance-samples.ts';
 import { SlotClock } from './slot-clock.ts';
 import { StatusCache, type SignatureStatus } from './status-cache.ts';
+import { Fees } from './fees.ts';
+import { blockhashOf, sealExtensions, slotCommit } from './slot-commit.ts';
+import { Supply } from './supply.ts';
 import type { Commitment } from './commitment.ts';
 
 export interface ChainEventMap {
@@ -97,12 +97,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private drainScheduled = false;
   private readonly clock: SlotClock;
   private commits: Promise<void> = Promise.resolve();
-  private lamportsPerSignature: number;
+  private readonly fees: Fees;
   private transactionCount: number;
-  private totalSupply: number;
-  private burned: number;
-  /** Lamports created by inflation rewards since genesis. */
-  private minted: number;
+  private readonly supplyBook: Supply;
   private stakeHistory: StakeHistory;
   /** Who leads each slot; the working bank is always at a slot this node leads. */
   readonly leaders: LeaderSchedules;
@@ -138,17 +135,15 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.rootDepth = p.rootDepth;
     this.limitLedgerSize = p.limitLedgerSize;
     this.extensions = p.extensions ?? [];
-    this.lamportsPerSignature = p.meta.lamportsPerSignature;
+    this.fees = new Fees(this.genesis.feeRateGovernor, this.genesis.identity, p.meta.lamportsPerSignature);
     this.transactionCount = p.meta.transactionCount;
-    this.totalSupply = p.meta.totalSupply;
-    this.burned = p.meta.burned;
-    this.minted = p.meta.minted ?? 0;
+    this.supplyBook = new Supply(p.meta.totalSupply, p.meta.burned, p.meta.minted ?? 0);
     this.voter = p.voter;
     const history = this.accounts.get(SYSVAR_STAKE_HISTORY_ID);
     this.stakeHistory = history ? decodeStakeHistory(history.data) : [];
     this.extensionsMeta = p.meta.extensions;
     for (const h of p.recentHeaders) {
-      this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
+      this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.fees.lamportsPerSignature });
     }
     for (const [sig, status] of p.recentStatuses) this.statuses.insert(sig, status);
     // Slot 0 is the genesis bank's, as in Agave's default SlotHistory.
@@ -163,7 +158,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     last.blockTime = p.meta.blockTime;
     last.capitalization = p.meta.totalSupply;
     last.burnedTotal = p.meta.burned;
-    last.mintedTotal = this.minted;
+    last.mintedTotal = this.supplyBook.minted;
     last.sysvars.recentBlockhashes = this.sysvarsFor(p.meta.slot + 1, restartTimes).recentBlockhashes;
     this.banks.set(last.slot, last);
     for (const ext of this.extensions) ext.openBank(last, null);
@@ -185,7 +180,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   overwriteAccountsAtStart(entries: ReadonlyArray<{ address: Address; account: Account }>): void {
     for (const { address, account } of entries) {
       const delta = account.lamports - (this.working.get(address)?.lamports ?? 0);
-      this.totalSupply += delta;
+      this.supplyBook.adjust(delta);
       // The accounts read the same at every commitment, so the sealed banks' supply follows too.
       for (const bank of this.banks.values()) bank.capitalization += delta;
       if (account.lamports === 0) this.accounts.delete(address);
@@ -240,20 +235,21 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (this.inflight) throw new Error('sealWorkingBank: an asynchronous transaction is executing (use sealWhenIdle)');
     this.drainQueue(Infinity, false);
     const bank = this.working;
-    this.payFees(bank);
-    bank.capitalization = this.totalSupply;
-    bank.burnedTotal = this.burned;
-    bank.mintedTotal = this.minted;
+    this.supplyBook.burn(this.fees.distribute(bank));
+    this.supplyBook.stamp(bank);
     const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
     bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
     // As Agave's block time: the bank's Clock, set when its slot began.
     bank.blockTime = bank.sysvars.clock.unixTimestamp;
-    this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
+    const lamportsPerSignature = this.fees.lamportsPerSignature;
+    this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.blockHeight, lamportsPerSignature });
     // As Agave's register_recent_blockhash: a frozen bank runs (simulations) with its own blockhash as
     // the newest, so a nonce set in it can advance when simulated at its commitment.
-    bank.sysvars.recentBlockhashes = [{ blockhash: bank.blockhash, lamportsPerSignature: this.lamportsPerSignature }, ...bank.sysvars.recentBlockhashes].slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES);
-    this.lamportsPerSignature = nextLamportsPerSignature(this.genesis.feeRateGovernor, this.lamportsPerSignature, bank.signatureCount);
-    const commit = this.slotCommit(bank, parentHash);
+    bank.sysvars.recentBlockhashes = [{ blockhash: bank.blockhash, lamportsPerSignature }, ...bank.sysvars.recentBlockhashes].slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES);
+    this.fees.updateAfter(bank);
+    const { total: totalSupply, burned, minted } = this.supplyBook;
+    const counters = { transactionCount: this.transactionCount, lamportsPerSignature: this.fees.lamportsPerSignature, totalSupply, burned, minted };
+    const commit = slotCommit(bank, parentHash, { ...counters, epochStakes: this.leaders.toJSON(), extensions: this.extensionsMeta });
     this.emit('sealed', bank);
     this.openWorkingBank(bank);
     this.scheduleDrain();
@@ -274,67 +270,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     return this.commits;
   }
 
-  private payFees(bank: Bank): void {
-    if (bank.feesCollected === 0) return;
-    const burn = Math.floor((bank.feesCollected * this.genesis.feeRateGovernor.burnPercent) / 100);
-    const deposit = bank.feesCollected - burn;
-    this.burned += burn;
-    this.totalSupply -= burn;
-    if (deposit > 0) {
-      const identity = this.genesis.identity;
-      const prev = bank.get(identity);
-      const next: Account = prev
-        ? { ...prev, lamports: prev.lamports + deposit }
-        : { lamports: deposit, data: new Uint8Array(0), owner: '11111111111111111111111111111111', executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH };
-      bank.set(identity, next);
-      bank.rewards.push({ pubkey: identity, lamports: deposit, postBalance: next.lamports, rewardType: 'Fee', commission: null });
-    }
-  }
-
-  /** Adds the extensions' records and counters to a slot's commit (in commit order: slot order). */
   private async sealExtensions(bank: Bank, commit: SlotCommit): Promise<void> {
-    if (this.extensions.length === 0) return;
-    const extensionsMeta = { ...commit.meta.extensions };
-    for (const ext of this.extensions) {
-      const sealed = await ext.seal(bank);
-      commit.extras!.push(...sealed.extras);
-      extensionsMeta[ext.name] = sealed.meta;
-    }
-    commit.meta.extensions = extensionsMeta;
-    this.extensionsMeta = extensionsMeta;
-  }
-
-  private slotCommit(bank: Bank, parentHash: string): SlotCommit {
-    const accounts: SlotCommit['accounts'] = [...bank.changes];
-    const extras: NonNullable<SlotCommit['extras']> = [];
-    return {
-      block: {
-        slot: bank.slot,
-        parentSlot: bank.parentSlot,
-        blockhash: bank.blockhash!,
-        previousBlockhash: parentHash,
-        blockTime: bank.blockTime,
-        blockHeight: bank.blockHeight,
-        transactionCount: bank.transactions.length,
-        rewards: bank.rewards,
-        transactions: bank.transactions,
-      },
-      accounts,
-      meta: {
-        slot: bank.slot,
-        blockhash: bank.blockhash!,
-        blockTime: bank.blockTime,
-        transactionCount: this.transactionCount,
-        lamportsPerSignature: this.lamportsPerSignature,
-        totalSupply: this.totalSupply,
-        burned: this.burned,
-        minted: this.minted,
-        blockHeight: bank.blockHeight,
-        epochStakes: this.leaders.toJSON(),
-        extensions: this.extensionsMeta,
-      },
-      extras,
-    };
+    const meta = await sealExtensions(this.extensions, bank, commit);
+    if (meta) this.extensionsMeta = meta;
   }
 
   private onCommitted(bank: Bank): void {
@@ -389,12 +327,11 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** The first bank of an epoch: the ended epoch's stake history entry and inflation rewards, the next epoch's stakes. */
   private beginEpoch(bank: Bank, endedEpoch: number, epoch: number): void {
-    const result = processEpochBoundary({ bank, genesis: this.genesis, endedEpoch, epoch, history: this.stakeHistory, capitalization: this.totalSupply });
+    const result = processEpochBoundary({ bank, genesis: this.genesis, endedEpoch, epoch, history: this.stakeHistory, capitalization: this.supplyBook.total });
     this.leaders.record(epoch + 1, result.stakedNodes);
     this.stakeHistory = result.stakeHistory;
     bank.sysvars.stakeHistory = result.stakeHistory;
-    this.totalSupply += result.minted;
-    this.minted += result.minted;
+    this.supplyBook.mint(result.minted);
     this.keepWorking = true;
   }
 
@@ -435,7 +372,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       epochSchedule: schedule,
       recentBlockhashes: recent.slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES).map((e) => ({ blockhash: e.blockhash, lamportsPerSignature: e.lamportsPerSignature })),
       slotHashes: recent.map((e) => [e.slot, e.blockhash]),
-      lamportsPerSignature: this.lamportsPerSignature,
+      lamportsPerSignature: this.fees.lamportsPerSignature,
       stakeHistory: this.stakeHistory,
       slotHistory: () => this.blockSlots.sysvarDataAt(slot),
     };
@@ -664,7 +601,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   }
 
   currentLamportsPerSignature(): number {
-    return this.lamportsPerSignature;
+    return this.fees.lamportsPerSignature;
   }
 
   signatureStatus(signature: string): SignatureStatus | undefined {
@@ -677,7 +614,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** The supply; genesis supply + minted = total + burned. */
   supply(): { total: number; burned: number; minted: number } {
-    return { total: this.totalSupply, burned: this.burned, minted: this.minted };
+    return { total: this.supplyBook.total, burned: this.supplyBook.burned, minted: this.supplyBook.minted };
   }
 
   /** The signature of the validator's vote on `slot` (the first transaction of the next bank), if it landed. */
@@ -690,7 +627,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** The supply as the bank at `commitment` sees it (Bank::capitalization). */
   capitalizationAt(commitment: Commitment): number {
-    return commitment === 'processed' ? this.totalSupply : this.bankAt(commitment).capitalization;
+    return commitment === 'processed' ? this.supplyBook.total : this.bankAt(commitment).capitalization;
   }
 
   /** The StakeHistory sysvar's entries (newest epoch first). */
@@ -707,11 +644,3 @@ export class Chain extends EventEmitter<ChainEventMap> {
     return this.samples.newest(limit);
   }
 }
-
-/** sha256(parent blockhash ‖ slot ‖ first signature of each transaction): chains every block to its parent. */
-export function blockhashOf(parentBlockhash: string, slot: number, transactions: StoredTransaction[]): string {
-  const parts: Uint8Array[] = [decodeBase58(parentBlockhash), new ByteWriter(8).u64(slot).finish()];
-  for (const t of transactions) parts.push(decodeBase58(t.signature));
-  return encodeBase58(sha256(...parts));
-}
-

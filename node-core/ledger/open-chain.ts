@@ -9,7 +9,8 @@ import type { BlockHeader, ChainMeta, SlotCommit, Store } from '../store/store.t
 import type { AccountsDb } from './bank.ts';
 import { BLOCKHASH_QUEUE_ENTRIES, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
-import { Chain, blockhashOf, type ChainParams } from './chain.ts';
+import { Chain, type ChainParams } from './chain.ts';
+import { blockhashOf } from './slot-commit.ts';
 import type { SignatureStatus } from './status-cache.ts';
 import type { GenesisConfig } from './genesis-config.ts';
 
