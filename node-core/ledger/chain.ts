@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
-import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
+import { needsAsyncExecution, type ExecutedTransaction } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import { BlockSlotRing } from './slot-history.ts';
 import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, SLOT_HISTORY_MAX_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
@@ -21,8 +21,6 @@ import type { ChainExtension } from './chain-extension.ts';
 import { BlockhashQueue, MAX_PROCESSING_AGE } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
 import type { GenesisConfig } from './genesis-config.ts';
-import { durableNonceOf } from './durable-nonce.ts';
-import { extractMemos } from '../runtime/programs/memo.ts';
 import { decodeStakeHistory, type StakeHistory } from '../runtime/programs/stake/state.ts';
 import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
 import { processEpochBoundary } from './epoch-rewards.ts';
@@ -34,6 +32,8 @@ import { StatusCache, type SignatureStatus } from './status-cache.ts';
 import { Fees } from './fees.ts';
 import { blockhashOf, sealExtensions, slotCommit } from './slot-commit.ts';
 import { Supply } from './supply.ts';
+import { TransactionProcessor } from './bank-execution.ts';
+import { TransactionQueue } from './transaction-queue.ts';
 import type { Commitment } from './commitment.ts';
 
 export interface ChainEventMap {
@@ -77,8 +77,6 @@ export interface ChainParams {
   voter?: Voter;
 }
 
-const QUEUE_BATCH = 512;
-
 export class Chain extends EventEmitter<ChainEventMap> {
   readonly store: Store;
   readonly genesis: GenesisConfig;
@@ -92,9 +90,13 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private working!: Bank;
   private confirmedBank!: Bank;
   private rootBank!: Bank;
-  private readonly queue: Transaction[] = [];
-  private readonly queued = new Set<string>();
-  private drainScheduled = false;
+  private readonly processor: TransactionProcessor;
+  private readonly queue = new TransactionQueue({
+    isAsync: (tx) => needsAsyncExecution(tx, this.programs),
+    execute: (tx) => void this.processTransaction(tx),
+    executeAsync: (tx) => this.processor.processAsync(this.working, tx),
+    refused: (tx, e) => this.onRefused(tx, e),
+  });
   private readonly clock: SlotClock;
   private commits: Promise<void> = Promise.resolve();
   private readonly fees: Fees;
@@ -118,10 +120,6 @@ export class Chain extends EventEmitter<ChainEventMap> {
   readonly rootDepth: number;
   private readonly limitLedgerSize?: number;
   readonly extensions: readonly ChainExtension[];
-  /** The asynchronous transaction being executed (EVM); the queue waits behind it. */
-  private inflight: Promise<void> | null = null;
-  /** The working bank refused an asynchronous transaction as full: the queue waits for the next bank. */
-  private asyncBlockFull = false;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -146,6 +144,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
       this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.fees.lamportsPerSignature });
     }
     for (const [sig, status] of p.recentStatuses) this.statuses.insert(sig, status);
+    this.processor = new TransactionProcessor(this.blockhashes, this.statuses, this.programs, (recorded) => {
+      this.transactionCount++;
+      this.emit('transaction', recorded);
+    });
     // Slot 0 is the genesis bank's, as in Agave's default SlotHistory.
     for (const slot of [0, ...(p.blockSlots ?? []), p.meta.slot]) if (slot >= this.blockSlots.nextSlot) this.blockSlots.add(slot);
     // After a (re)start everything stored is final: there are no forks to roll it back.
@@ -210,7 +212,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** Seals the working bank once the asynchronous transaction in flight (if any) has finished. */
   async sealWhenIdle(): Promise<Bank> {
-    while (this.inflight) await this.inflight;
+    await this.queue.idle();
     return this.sealWorkingBank();
   }
 
@@ -220,7 +222,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.stopped = true;
     this.clock.stop();
     this.samples.stop();
-    while (this.inflight) await this.inflight;
+    await this.queue.idle();
     // Transactions already processed (and accounts put in place at start, an epoch's start) are kept:
     // the working bank becomes the last block. The validator's own vote alone does not make one.
     if (this.working.transactions.length > this.working.voteTransactions || this.keepWorking || this.queue.length > 0) this.sealWorkingBank();
@@ -232,8 +234,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
    * synchronous transactions enter it first; an asynchronous one waits for the next bank.
    */
   sealWorkingBank(): Bank {
-    if (this.inflight) throw new Error('sealWorkingBank: an asynchronous transaction is executing (use sealWhenIdle)');
-    this.drainQueue(Infinity, false);
+    if (this.queue.busy) throw new Error('sealWorkingBank: an asynchronous transaction is executing (use sealWhenIdle)');
+    this.queue.drain(Infinity, false);
     const bank = this.working;
     this.supplyBook.burn(this.fees.distribute(bank));
     this.supplyBook.stamp(bank);
@@ -252,7 +254,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const commit = slotCommit(bank, parentHash, { ...counters, epochStakes: this.leaders.toJSON(), extensions: this.extensionsMeta });
     this.emit('sealed', bank);
     this.openWorkingBank(bank);
-    this.scheduleDrain();
+    this.queue.scheduleDrain();
     this.commits = this.commits
       .then(() => this.sealExtensions(bank, commit))
       .then(() => this.store.commitSlot(commit))
@@ -313,7 +315,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, this.clockAfter(parent, slot)));
     this.working.blockHeight = parent.blockHeight + 1;
     for (const ext of this.extensions) ext.openBank(this.working, parent);
-    this.asyncBlockFull = false;
+    this.queue.bankOpened();
     this.keepWorking = false;
     this.banks.set(slot, this.working);
     this.statuses.purgeOldSlots(slot);
@@ -382,49 +384,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** Queues a signature-checked transaction for the working bank. */
   submit(tx: Transaction): void {
-    if (this.queued.has(tx.id)) return;
-    this.queued.add(tx.id);
-    this.queue.push(tx);
+    if (!this.queue.push(tx)) return;
     this.emit('received', tx.id);
-    this.scheduleDrain();
-  }
-
-  private scheduleDrain(): void {
-    if (this.drainScheduled || this.queue.length === 0) return;
-    this.drainScheduled = true;
-    setImmediate(() => {
-      this.drainScheduled = false;
-      this.drainQueue(QUEUE_BATCH, true);
-    });
-  }
-
-  /**
-   * Executes queued transactions in order. An asynchronous one (EVM) is started only when
-   * `startAsync` is set, and the queue then waits until it has finished.
-   */
-  private drainQueue(max: number, startAsync: boolean): void {
-    let n = 0;
-    while (this.queue.length && n++ < max && !this.inflight) {
-      const tx = this.queue[0]!;
-      if (needsAsyncExecution(tx, this.programs)) {
-        if (!startAsync || this.asyncBlockFull) return;
-        this.queue.shift();
-        this.queued.delete(tx.id);
-        this.inflight = this.processAsync(tx).finally(() => {
-          this.inflight = null;
-          this.scheduleDrain();
-        });
-        return;
-      }
-      this.queue.shift();
-      this.queued.delete(tx.id);
-      try {
-        this.processTransaction(tx);
-      } catch (e) {
-        this.onRefused(tx, e);
-      }
-    }
-    this.scheduleDrain();
+    this.queue.scheduleDrain();
   }
 
   private onRefused(tx: Transaction, e: unknown): void {
@@ -432,63 +394,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     else console.error('isthmus: transaction processing failed:', e);
   }
 
-  /** Executes a transaction with an asynchronous program into the working bank (which waits for it to seal). */
-  private async processAsync(tx: Transaction): Promise<void> {
-    const bank = this.working;
-    try {
-      const env = this.executionEnv(bank, tx, false);
-      if (this.statuses.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-      this.record(bank, tx, await executeTransactionAsync(tx, env));
-    } catch (e) {
-      if (e instanceof TransactionError && e.value === 'WouldExceedMaxBlockCostLimit') {
-        // The block is full (the EVM's gas limit): the transaction goes first into the next one, as Agave's leader retries it.
-        this.queue.unshift(tx);
-        this.queued.add(tx.id);
-        this.asyncBlockFull = true;
-        return;
-      }
-      this.onRefused(tx, e);
-    }
-  }
-
   /** Executes into the working bank; throws TransactionError when it cannot enter the block. */
   processTransaction(tx: Transaction): ExecutedTransaction {
-    const bank = this.working;
-    // Agave checks the blockhash's age before the status cache: an expired duplicate is BlockhashNotFound.
-    const env = this.executionEnv(bank, tx, false);
-    if (this.statuses.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-    return this.record(bank, tx, executeTransaction(tx, env));
-  }
-
-  private record(bank: Bank, tx: Transaction, result: ExecutedTransaction): ExecutedTransaction {
-    for (const [k, a] of result.writes) bank.set(k, a);
-    const index = bank.transactions.length;
-    const stored: StoredTransaction = {
-      signature: tx.id,
-      wire: tx.wire,
-      meta: {
-        err: result.err,
-        fee: result.fee,
-        preBalances: result.preBalances,
-        postBalances: result.postBalances,
-        logMessages: result.logs,
-        computeUnitsConsumed: result.computeUnitsConsumed,
-        preTokenBalances: result.preTokenBalances,
-        postTokenBalances: result.postTokenBalances,
-        innerInstructions: result.innerInstructions,
-        loadedAddresses: result.loadedAddresses,
-        ...(result.returnData ? { returnData: result.returnData } : {}),
-      },
-      accountKeys: result.accountKeys,
-      memo: extractMemos(tx.message.instructions.map((ix) => ({ programId: tx.message.accountKeys[ix.programIdIndex]!, data: ix.data }))),
-    };
-    bank.transactions.push(stored);
-    bank.feesCollected += result.fee;
-    bank.signatureCount += tx.signatures.length;
-    this.transactionCount++;
-    this.statuses.insert(tx.id, { slot: bank.slot, index, err: result.err });
-    this.emit('transaction', { slot: bank.slot, transaction: stored, writes: result.writes });
-    return result;
+    return this.processor.process(this.working, tx);
   }
 
   /**
@@ -502,37 +410,12 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */
   simulate(tx: Transaction, commitment: Commitment): ExecutedTransaction {
-    return executeTransaction(tx, this.simulationEnv(tx, commitment));
+    return this.processor.simulate(this.bankAt(commitment), tx, this.queue.has(tx.id));
   }
 
   /** simulate for any transaction, the EVM's included. */
   simulateAsync(tx: Transaction, commitment: Commitment): Promise<ExecutedTransaction> {
-    const env = this.simulationEnv(tx, commitment);
-    return needsAsyncExecution(tx, this.programs) ? executeTransactionAsync(tx, env) : Promise.resolve(executeTransaction(tx, env));
-  }
-
-  private simulationEnv(tx: Transaction, commitment: Commitment): ExecutionEnv {
-    const env = this.executionEnv(this.bankAt(commitment), tx, true);
-    if (this.statuses.has(tx.id) || this.queued.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-    return env;
-  }
-
-  private executionEnv(bank: Bank, tx: Transaction, simulation: boolean): ExecutionEnv {
-    const blockhash = tx.message.recentBlockhash;
-    let durableNonce = false;
-    if (!this.blockhashes.isValid(blockhash, bank.slot, bank.blockHeight)) {
-      const bankBlockhash = bank.sysvars.recentBlockhashes[0]?.blockhash;
-      if (!durableNonceOf(tx, (a) => bank.get(a), bankBlockhash)) throw new TransactionError('BlockhashNotFound');
-      durableNonce = true;
-    }
-    return {
-      readAccount: (address) => bank.get(address) ?? (SYSVAR_IDS.has(address) ? renderSysvar(address, bank.sysvars) : null),
-      sysvars: bank.sysvars,
-      programs: this.programs,
-      simulation,
-      durableNonce,
-      bankExtension: <T>(name: string) => bank.extensions.get(name) as T | undefined,
-    };
+    return this.processor.simulateAsync(this.bankAt(commitment), tx, this.queue.has(tx.id));
   }
 
   // ---- reads ----
