@@ -5,14 +5,14 @@
  * transaction, its writes, fee and signatures) and in the status cache. Simulations run the same
  * checks on a bank and keep nothing.
  */
-import { renderSysvar, SYSVAR_IDS } from '../runtime/sysvars.ts';
+import type { Address } from '../common/pubkey.ts';
+import type { Account } from '../runtime/account.ts';
 import { TransactionError } from '../runtime/errors.ts';
 import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import { extractMemos } from '../runtime/programs/memo.ts';
+import { renderSysvar, SYSVAR_IDS } from '../runtime/sysvars.ts';
 import type { Transaction } from '../runtime/wire.ts';
-import type { Address } from '../common/pubkey.ts';
-import type { Account } from '../runtime/account.ts';
 import type { StoredTransaction } from '../store/store.ts';
 import type { Bank } from './bank.ts';
 import type { BlockhashQueue } from './blockhash-queue.ts';
