@@ -1,73 +1,41 @@
 /**
- * The chain: the working bank that takes transactions, the slot clock that seals it into a block,
- * the commitment levels (processed → confirmed → rooted), and the one store commit per block.
- * The working bank is always for the next slot this validator leads (ledger/leader-schedule.ts):
- * slots led by other identities pass without a block. It votes on every block it seals, so the
- * newest sealed block is confirmed and a block is rooted once `rootDepth` blocks stand above it.
+ * The chain: the one object the rest of the node talks to. It owns a slot's lifecycle and its events:
+ * a working bank opens for the next slot this validator leads (others' slots pass without a block),
+ * takes transactions, is sealed into a block, committed to the store in one atomic write, confirmed
+ * (the validator votes on every block it seals) and rooted once `rootDepth` blocks stand above it.
+ * Every other job is a module of ledger/ that it composes: bank-forks (the banks, reads at a
+ * commitment), slot-clock, transaction-queue, bank-execution, status-cache, fees, supply,
+ * bank-sysvars, epoch-stakes, slot-commit, vote-loop and performance-samples.
  */
 import { EventEmitter } from 'node:events';
-import { decodeBase58, encodeBase58 } from '../common/base58.ts';
-import { ByteWriter } from '../common/bytes.ts';
-import { sha256 } from '../common/hash.ts';
 import type { Address } from '../common/pubkey.ts';
-import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../runtime/account.ts';
+import type { Account } from '../runtime/account.ts';
 import { TransactionError, type TransactionErrorValue } from '../runtime/errors.ts';
-import { executeTransaction, executeTransactionAsync, needsAsyncExecution, type ExecutedTransaction, type ExecutionEnv } from '../runtime/executor.ts';
+import { needsAsyncExecution, type ExecutedTransaction } from '../runtime/executor.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
-import { BlockSlotRing } from './slot-history.ts';
-import { renderSysvar, SYSVAR_IDS, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES, MAX_SLOT_HASHES_ENTRIES, SLOT_HISTORY_MAX_ENTRIES, type Sysvars } from '../runtime/sysvars.ts';
+import type { Sysvars } from '../runtime/sysvars.ts';
 import type { Message, Transaction } from '../runtime/wire.ts';
-import { loadMessageAddresses, type LoadedAddresses } from '../runtime/address-loader.ts';
+import type { LoadedAddresses } from '../runtime/address-loader.ts';
+import type { StakeHistory } from '../runtime/programs/stake/state.ts';
 import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
 import { Bank, type AccountsDb } from './bank.ts';
+import { TransactionProcessor } from './bank-execution.ts';
+import { BankForks } from './bank-forks.ts';
+import { bankSysvars, clockAfter, registerOwnBlockhash, type ClockTimes } from './bank-sysvars.ts';
+import { BlockhashQueue } from './blockhash-queue.ts';
 import type { ChainExtension } from './chain-extension.ts';
-import { BlockhashQueue, MAX_PROCESSING_AGE, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
-import { epochOf } from './epoch.ts';
-import { nextLamportsPerSignature, type GenesisConfig } from './genesis-config.ts';
-import { durableNonceOf } from './durable-nonce.ts';
-import { extractMemos } from '../runtime/programs/memo.ts';
-import { decodeStakeHistory, type StakeHistory } from '../runtime/programs/stake/state.ts';
-import { SYSVAR_STAKE_HISTORY_ID } from '../runtime/sysvars.ts';
-import { processEpochBoundary } from './epoch-rewards.ts';
-import { LeaderSchedules, stakedNodesOf } from './leader-schedule.ts';
-import { voteTimestamp, voteTransaction, type Voter } from './vote-loop.ts';
-
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
-
-/** Old and new names of the three levels (1.5.5 renamed them). */
-export function normalizeCommitment(c: string | undefined, fallback: Commitment = 'finalized'): Commitment | null {
-  switch (c) {
-    case undefined:
-      return fallback;
-    case 'processed':
-    case 'recent':
-      return 'processed';
-    case 'confirmed':
-    case 'single':
-    case 'singleGossip':
-      return 'confirmed';
-    case 'finalized':
-    case 'max':
-    case 'root':
-      return 'finalized';
-    default:
-      return null;
-  }
-}
-
-export interface SignatureStatus {
-  slot: number;
-  index: number;
-  err: TransactionErrorValue | null;
-}
-
-export interface PerformanceSample {
-  slot: number;
-  numTransactions: number;
-  numNonVoteTransactions: number;
-  numSlots: number;
-  samplePeriodSecs: number;
-}
+import type { Commitment } from './commitment.ts';
+import { EpochStakes } from './epoch-stakes.ts';
+import { Fees } from './fees.ts';
+import type { GenesisConfig } from './genesis-config.ts';
+import type { LeaderSchedules } from './leader-schedule.ts';
+import { PerformanceSamples, type PerformanceSample } from './performance-samples.ts';
+import { blockhashOf, sealExtensions, slotCommit } from './slot-commit.ts';
+import { SlotClock } from './slot-clock.ts';
+import { StatusCache, type SignatureStatus } from './status-cache.ts';
+import { Supply } from './supply.ts';
+import { TransactionQueue } from './transaction-queue.ts';
+import { VoteLoop, type Voter } from './vote-loop.ts';
 
 export interface ChainEventMap {
   /** A new working bank started. */
@@ -110,60 +78,42 @@ export interface ChainParams {
   voter?: Voter;
 }
 
-const PERFORMANCE_SAMPLE_SECS = 60;
-const MAX_PERFORMANCE_SAMPLES = 720;
-const QUEUE_BATCH = 512;
-
 export class Chain extends EventEmitter<ChainEventMap> {
   readonly store: Store;
   readonly genesis: GenesisConfig;
   readonly genesisHash: string;
   readonly programs: ProgramRegistry;
-  private readonly accounts: AccountsDb;
-  private readonly blockhashes = new BlockhashQueue();
-  private readonly blockSlots = new BlockSlotRing();
-  private readonly statusCache = new Map<string, SignatureStatus>();
-  private readonly statusBySlot: Array<[number, string[]]> = [];
-  private readonly banks = new Map<number, Bank>();
-  private working!: Bank;
-  private confirmedBank!: Bank;
-  private rootBank!: Bank;
-  private readonly queue: Transaction[] = [];
-  private readonly queued = new Set<string>();
-  private drainScheduled = false;
-  private slotTimer: NodeJS.Timeout | null = null;
-  private nextSlotAt = 0;
-  private commits: Promise<void> = Promise.resolve();
-  private lamportsPerSignature: number;
-  private transactionCount: number;
-  private totalSupply: number;
-  private burned: number;
-  /** Lamports created by inflation rewards since genesis. */
-  private minted: number;
-  private stakeHistory: StakeHistory;
+  readonly slotMs: number;
+  readonly rootDepth: number;
+  private readonly limitLedgerSize?: number;
+  readonly extensions: readonly ChainExtension[];
   /** Who leads each slot; the working bank is always at a slot this node leads. */
   readonly leaders: LeaderSchedules;
-  private readonly voter?: Voter;
-  private voteFailureLogged = false;
-  private voteTransactions = 0;
+  private readonly epochs: EpochStakes;
+  private readonly votes?: VoteLoop;
+  private readonly forks: BankForks;
+  private readonly blockhashes = new BlockhashQueue();
+  private readonly statuses = new StatusCache();
+  private readonly processor: TransactionProcessor;
+  private readonly fees: Fees;
+  private readonly supplyBook: Supply;
+  private readonly samples: PerformanceSamples;
+  private readonly clock: SlotClock;
+  private readonly queue = new TransactionQueue({
+    isAsync: (tx) => needsAsyncExecution(tx, this.programs),
+    execute: (tx) => void this.processTransaction(tx),
+    executeAsync: (tx) => this.processor.processAsync(this.forks.working, tx),
+    refused: (tx, e) => this.onRefused(tx, e),
+  });
+  private commits: Promise<void> = Promise.resolve();
+  private transactionCount: number;
   /**
    * The working bank holds changes that must be stored even without a transaction: accounts put in
    * place before the clock started (overwriteAccountsAtStart), or an epoch's start (stake history, rewards).
    */
   private keepWorking = false;
   private extensionsMeta: Record<string, unknown>;
-  private readonly samples: PerformanceSample[] = [];
-  private sampleStart: { slot: number; txs: number; at: number; votes: number };
-  private sampleTimer: NodeJS.Timeout | null = null;
   private stopped = false;
-  readonly slotMs: number;
-  readonly rootDepth: number;
-  private readonly limitLedgerSize?: number;
-  readonly extensions: readonly ChainExtension[];
-  /** The asynchronous transaction being executed (EVM); the queue waits behind it. */
-  private inflight: Promise<void> | null = null;
-  /** The working bank refused an asynchronous transaction as full: the queue waits for the next bank. */
-  private asyncBlockFull = false;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -172,44 +122,45 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.genesis = p.genesis;
     this.genesisHash = p.genesisHash;
     this.programs = p.programs;
-    this.accounts = p.accounts;
     this.slotMs = p.slotMs;
     this.rootDepth = p.rootDepth;
     this.limitLedgerSize = p.limitLedgerSize;
     this.extensions = p.extensions ?? [];
-    this.lamportsPerSignature = p.meta.lamportsPerSignature;
+    if (p.voter) this.votes = new VoteLoop(p.voter, (tx) => void this.processTransaction(tx));
+    this.fees = new Fees(this.genesis.feeRateGovernor, this.genesis.identity, p.meta.lamportsPerSignature);
+    this.supplyBook = new Supply(p.meta.totalSupply, p.meta.burned, p.meta.minted ?? 0);
     this.transactionCount = p.meta.transactionCount;
-    this.totalSupply = p.meta.totalSupply;
-    this.burned = p.meta.burned;
-    this.minted = p.meta.minted ?? 0;
-    this.voter = p.voter;
-    const history = this.accounts.get(SYSVAR_STAKE_HISTORY_ID);
-    this.stakeHistory = history ? decodeStakeHistory(history.data) : [];
+    this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes);
+    this.leaders = this.epochs.leaders;
     this.extensionsMeta = p.meta.extensions;
     for (const h of p.recentHeaders) {
-      this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
+      this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.fees.lamportsPerSignature });
     }
-    for (const [sig, status] of p.recentStatuses) this.rememberStatus(sig, status);
-    // Slot 0 is the genesis bank's, as in Agave's default SlotHistory.
-    for (const slot of [0, ...(p.blockSlots ?? []), p.meta.slot]) if (slot >= this.blockSlots.nextSlot) this.blockSlots.add(slot);
+    for (const [sig, status] of p.recentStatuses) this.statuses.insert(sig, status);
+    this.processor = new TransactionProcessor(this.blockhashes, this.statuses, this.programs, (recorded) => {
+      this.transactionCount++;
+      this.emit('transaction', recorded);
+    });
+    this.forks = new BankForks(p.accounts, this.blockhashes, [...(p.blockSlots ?? []), p.meta.slot]);
     // After a (re)start everything stored is final: there are no forks to roll it back.
     const restartTimes = { unixTimestamp: p.meta.blockTime, epochStartTimestamp: p.epochStartTimestamp ?? this.genesis.creationTime };
-    const last = new Bank(p.meta.slot, p.meta.slot, null, this.accounts, this.sysvarsFor(p.meta.slot, restartTimes));
+    const last = new Bank(p.meta.slot, p.meta.slot, null, p.accounts, this.sysvarsFor(p.meta.slot, restartTimes));
     last.blockHeight = p.meta.blockHeight ?? p.recentHeaders.find((h) => h.slot === p.meta.slot)?.blockHeight ?? p.meta.slot;
-    this.leaders = new LeaderSchedules(this.genesis.epochSchedule, this.genesis.identity, p.meta.epochStakes ?? []);
-    if (!p.meta.epochStakes) this.snapshotStakesAtStart(last);
+    if (!p.meta.epochStakes) this.epochs.snapshotAtStart(last);
     last.blockhash = p.meta.blockhash;
     last.blockTime = p.meta.blockTime;
     last.capitalization = p.meta.totalSupply;
     last.burnedTotal = p.meta.burned;
-    last.mintedTotal = this.minted;
+    last.mintedTotal = this.supplyBook.minted;
     last.sysvars.recentBlockhashes = this.sysvarsFor(p.meta.slot + 1, restartTimes).recentBlockhashes;
-    this.banks.set(last.slot, last);
+    this.forks.openAt(last);
     for (const ext of this.extensions) ext.openBank(last, null);
-    this.confirmedBank = last;
-    this.rootBank = last;
     this.openWorkingBank(last);
-    this.sampleStart = { slot: last.slot, txs: this.transactionCount, at: Date.now(), votes: 0 };
+    this.samples = new PerformanceSamples(
+      () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 }),
+      { slot: last.slot, transactions: this.transactionCount, voteTransactions: 0 },
+    );
+    this.clock = new SlotClock(this.slotMs, () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })));
   }
 
   /**
@@ -219,54 +170,21 @@ export class Chain extends EventEmitter<ChainEventMap> {
    */
   overwriteAccountsAtStart(entries: ReadonlyArray<{ address: Address; account: Account }>): void {
     for (const { address, account } of entries) {
-      const delta = account.lamports - (this.working.get(address)?.lamports ?? 0);
-      this.totalSupply += delta;
-      // The accounts read the same at every commitment, so the sealed banks' supply follows too.
-      for (const bank of this.banks.values()) bank.capitalization += delta;
-      if (account.lamports === 0) this.accounts.delete(address);
-      else this.accounts.set(address, account);
-      this.working.set(address, account);
+      this.supplyBook.adjust(this.forks.writeAtStart(address, account));
       this.keepWorking = true;
     }
   }
 
-  /**
-   * A ledger without epoch stakes (a new genesis, or one made before the schedule came from stake):
-   * the current epoch and the next are scheduled by the stake effective now, as a genesis bank does.
-   */
-  private snapshotStakesAtStart(bank: Bank): void {
-    const { epoch } = epochOf(this.genesis.epochSchedule, bank.slot);
-    const nodes = stakedNodesOf(bank, epoch, this.stakeHistory);
-    this.leaders.record(epoch, nodes);
-    this.leaders.record(epoch + 1, nodes);
-  }
-
-  // ---- clock ----
+  // ---- lifecycle: open → seal → store commit → confirm → root ----
 
   start(): void {
-    this.nextSlotAt = Date.now() + this.slotMs;
-    this.scheduleSlot();
-    this.sampleTimer = setInterval(() => this.takePerformanceSample(), PERFORMANCE_SAMPLE_SECS * 1000);
-    this.sampleTimer.unref();
-  }
-
-  private scheduleSlot(): void {
-    const delay = Math.max(0, this.nextSlotAt - Date.now());
-    this.slotTimer = setTimeout(() => {
-      this.nextSlotAt += this.slotMs;
-      // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
-      if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
-      void this.sealWhenIdle().then((sealed) => {
-        // Slots led by others pass on the clock without a block: the new working bank ends later.
-        this.nextSlotAt += (this.working.slot - sealed.slot - 1) * this.slotMs;
-        if (!this.stopped) this.scheduleSlot();
-      });
-    }, delay);
+    this.clock.start();
+    this.samples.start();
   }
 
   /** Seals the working bank once the asynchronous transaction in flight (if any) has finished. */
   async sealWhenIdle(): Promise<Bank> {
-    while (this.inflight) await this.inflight;
+    await this.queue.idle();
     return this.sealWorkingBank();
   }
 
@@ -274,12 +192,13 @@ export class Chain extends EventEmitter<ChainEventMap> {
   async stop(): Promise<void> {
     if (this.stopped) return this.commits;
     this.stopped = true;
-    if (this.slotTimer) clearTimeout(this.slotTimer);
-    if (this.sampleTimer) clearInterval(this.sampleTimer);
-    while (this.inflight) await this.inflight;
+    this.clock.stop();
+    this.samples.stop();
+    await this.queue.idle();
     // Transactions already processed (and accounts put in place at start, an epoch's start) are kept:
     // the working bank becomes the last block. The validator's own vote alone does not make one.
-    if (this.working.transactions.length > this.working.voteTransactions || this.keepWorking || this.queue.length > 0) this.sealWorkingBank();
+    const working = this.forks.working;
+    if (working.transactions.length > working.voteTransactions || this.keepWorking || this.queue.length > 0) this.sealWorkingBank();
     await this.commits;
   }
 
@@ -288,26 +207,25 @@ export class Chain extends EventEmitter<ChainEventMap> {
    * synchronous transactions enter it first; an asynchronous one waits for the next bank.
    */
   sealWorkingBank(): Bank {
-    if (this.inflight) throw new Error('sealWorkingBank: an asynchronous transaction is executing (use sealWhenIdle)');
-    this.drainQueue(Infinity, false);
-    const bank = this.working;
-    this.payFees(bank);
-    bank.capitalization = this.totalSupply;
-    bank.burnedTotal = this.burned;
-    bank.mintedTotal = this.minted;
-    const parentHash = this.banks.get(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
+    if (this.queue.busy) throw new Error('sealWorkingBank: an asynchronous transaction is executing (use sealWhenIdle)');
+    this.queue.drain(Infinity, false);
+    const bank = this.forks.working;
+    this.supplyBook.burn(this.fees.distribute(bank));
+    this.supplyBook.stamp(bank);
+    const parentHash = this.forks.bank(bank.parentSlot)?.blockhash ?? this.latestBlockhash().blockhash;
     bank.blockhash = blockhashOf(parentHash, bank.slot, bank.transactions);
     // As Agave's block time: the bank's Clock, set when its slot began.
     bank.blockTime = bank.sysvars.clock.unixTimestamp;
-    this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.blockHeight, lamportsPerSignature: this.lamportsPerSignature });
-    // As Agave's register_recent_blockhash: a frozen bank runs (simulations) with its own blockhash as
-    // the newest, so a nonce set in it can advance when simulated at its commitment.
-    bank.sysvars.recentBlockhashes = [{ blockhash: bank.blockhash, lamportsPerSignature: this.lamportsPerSignature }, ...bank.sysvars.recentBlockhashes].slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES);
-    this.lamportsPerSignature = nextLamportsPerSignature(this.genesis.feeRateGovernor, this.lamportsPerSignature, bank.signatureCount);
-    const commit = this.slotCommit(bank, parentHash);
+    const lamportsPerSignature = this.fees.lamportsPerSignature;
+    this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.blockHeight, lamportsPerSignature });
+    registerOwnBlockhash(bank, lamportsPerSignature);
+    this.fees.updateAfter(bank);
+    const { total: totalSupply, burned, minted } = this.supplyBook;
+    const counters = { transactionCount: this.transactionCount, lamportsPerSignature: this.fees.lamportsPerSignature, totalSupply, burned, minted };
+    const commit = slotCommit(bank, parentHash, { ...counters, epochStakes: this.leaders.toJSON(), extensions: this.extensionsMeta });
     this.emit('sealed', bank);
     this.openWorkingBank(bank);
-    this.scheduleDrain();
+    this.queue.scheduleDrain();
     this.commits = this.commits
       .then(() => this.sealExtensions(bank, commit))
       .then(() => this.store.commitSlot(commit))
@@ -325,87 +243,16 @@ export class Chain extends EventEmitter<ChainEventMap> {
     return this.commits;
   }
 
-  private payFees(bank: Bank): void {
-    if (bank.feesCollected === 0) return;
-    const burn = Math.floor((bank.feesCollected * this.genesis.feeRateGovernor.burnPercent) / 100);
-    const deposit = bank.feesCollected - burn;
-    this.burned += burn;
-    this.totalSupply -= burn;
-    if (deposit > 0) {
-      const identity = this.genesis.identity;
-      const prev = bank.get(identity);
-      const next: Account = prev
-        ? { ...prev, lamports: prev.lamports + deposit }
-        : { lamports: deposit, data: new Uint8Array(0), owner: '11111111111111111111111111111111', executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH };
-      bank.set(identity, next);
-      bank.rewards.push({ pubkey: identity, lamports: deposit, postBalance: next.lamports, rewardType: 'Fee', commission: null });
-    }
-  }
-
-  /** Adds the extensions' records and counters to a slot's commit (in commit order: slot order). */
   private async sealExtensions(bank: Bank, commit: SlotCommit): Promise<void> {
-    if (this.extensions.length === 0) return;
-    const extensionsMeta = { ...commit.meta.extensions };
-    for (const ext of this.extensions) {
-      const sealed = await ext.seal(bank);
-      commit.extras!.push(...sealed.extras);
-      extensionsMeta[ext.name] = sealed.meta;
-    }
-    commit.meta.extensions = extensionsMeta;
-    this.extensionsMeta = extensionsMeta;
-  }
-
-  private slotCommit(bank: Bank, parentHash: string): SlotCommit {
-    const accounts: SlotCommit['accounts'] = [...bank.changes];
-    const extras: NonNullable<SlotCommit['extras']> = [];
-    return {
-      block: {
-        slot: bank.slot,
-        parentSlot: bank.parentSlot,
-        blockhash: bank.blockhash!,
-        previousBlockhash: parentHash,
-        blockTime: bank.blockTime,
-        blockHeight: bank.blockHeight,
-        transactionCount: bank.transactions.length,
-        rewards: bank.rewards,
-        transactions: bank.transactions,
-      },
-      accounts,
-      meta: {
-        slot: bank.slot,
-        blockhash: bank.blockhash!,
-        blockTime: bank.blockTime,
-        transactionCount: this.transactionCount,
-        lamportsPerSignature: this.lamportsPerSignature,
-        totalSupply: this.totalSupply,
-        burned: this.burned,
-        minted: this.minted,
-        blockHeight: bank.blockHeight,
-        epochStakes: this.leaders.toJSON(),
-        extensions: this.extensionsMeta,
-      },
-      extras,
-    };
+    const meta = await sealExtensions(this.extensions, bank, commit);
+    if (meta) this.extensionsMeta = meta;
   }
 
   private onCommitted(bank: Bank): void {
-    this.confirmedBank = bank;
+    this.forks.confirm(bank);
     for (const ext of this.extensions) ext.committed?.(bank);
     this.emit('confirmed', bank);
-    const rootHeight = bank.blockHeight - this.rootDepth;
-    const rooted: Bank[] = [];
-    for (let s = this.rootBank.slot + 1; s < bank.slot; s++) {
-      const b = this.banks.get(s);
-      if (!b) continue;
-      if (b.blockHeight > rootHeight) break;
-      for (const [k, a] of b.changes) (a ? this.accounts.set(k, a) : this.accounts.delete(k));
-      // Its changes stay readable (they now equal the folded state); cutting the parent link keeps
-      // older, superseded roots out of every read path.
-      b.parent = null;
-      this.banks.delete(this.rootBank.slot);
-      this.rootBank = b;
-      rooted.push(b);
-    }
+    const rooted = this.forks.rootUpTo(bank.slot, bank.blockHeight - this.rootDepth);
     if (rooted.length) {
       for (const ext of this.extensions) ext.rooted?.(rooted);
       this.emit('rooted', rooted);
@@ -422,123 +269,36 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   private openWorkingBank(parent: Bank): void {
     const slot = this.leaders.nextOwnSlot(parent.slot);
-    this.blockSlots.add(slot);
-    this.working = new Bank(slot, parent.slot, parent, this.accounts, this.sysvarsFor(slot, this.clockAfter(parent, slot)));
-    this.working.blockHeight = parent.blockHeight + 1;
-    for (const ext of this.extensions) ext.openBank(this.working, parent);
-    this.asyncBlockFull = false;
+    this.forks.blockSlots.add(slot);
+    const working = new Bank(slot, parent.slot, parent, this.forks.accounts, this.sysvarsFor(slot, clockAfter(parent, slot, this.slotMs, this.genesis.epochSchedule)));
+    working.blockHeight = parent.blockHeight + 1;
+    this.forks.insertWorking(working);
+    for (const ext of this.extensions) ext.openBank(working, parent);
+    this.queue.bankOpened();
     this.keepWorking = false;
-    this.banks.set(slot, this.working);
-    this.forgetOldStatuses(slot);
-    const schedule = this.genesis.epochSchedule;
-    const parentEpoch = epochOf(schedule, parent.slot).epoch;
-    const epoch = epochOf(schedule, slot).epoch;
-    if (epoch > parentEpoch) this.beginEpoch(this.working, parentEpoch, epoch);
-    this.emit('slot', { slot, parent: parent.slot, root: this.rootBank.slot });
-    this.vote(parent);
-  }
-
-  /** The first bank of an epoch: the ended epoch's stake history entry and inflation rewards, the next epoch's stakes. */
-  private beginEpoch(bank: Bank, endedEpoch: number, epoch: number): void {
-    const result = processEpochBoundary({ bank, genesis: this.genesis, endedEpoch, epoch, history: this.stakeHistory, capitalization: this.totalSupply });
-    this.leaders.record(epoch + 1, result.stakedNodes);
-    this.stakeHistory = result.stakeHistory;
-    bank.sysvars.stakeHistory = result.stakeHistory;
-    this.totalSupply += result.minted;
-    this.minted += result.minted;
-    this.keepWorking = true;
-  }
-
-  /** The validator's vote on the slot it just sealed enters the new bank first. */
-  private vote(voted: Bank): void {
-    if (!this.voter || !voted.blockhash) return;
-    try {
-      const blockTime = voteTimestamp(this.working.get(this.voter.voteAccount)?.data, voted.blockTime);
-      this.processTransaction(voteTransaction(this.voter, { slot: voted.slot, blockhash: voted.blockhash, blockTime }));
-      this.working.voteTransactions++;
-      this.voteTransactions++;
-    } catch (e) {
-      if (!this.voteFailureLogged) console.error(`isthmus: the validator's vote on slot ${voted.slot} was not processed:`, e instanceof Error ? e.message : e);
-      this.voteFailureLogged = true;
+    this.statuses.purgeOldSlots(slot);
+    const minted = this.epochs.bankOpened(working, parent, this.supplyBook.total);
+    if (minted !== null) {
+      this.supplyBook.mint(minted);
+      this.keepWorking = true;
     }
+    this.emit('slot', { slot, parent: parent.slot, root: this.forks.root.slot });
+    this.votes?.vote(parent, working);
   }
 
-  /**
-   * The Clock's times for a bank opened at `slot` over `parent`: the wall clock when the slot begins
-   * (the slots between them are others', so it begins that many slot times from now), never before
-   * the parent's; the epoch's start is its first bank's time (the genesis time in epoch 0).
-   */
-  private clockAfter(parent: Bank, slot: number): { unixTimestamp: number; epochStartTimestamp: number } {
-    const begins = Date.now() + Math.max(0, slot - parent.slot - 1) * this.slotMs;
-    const unixTimestamp = Math.max(parent.sysvars.clock.unixTimestamp, Math.floor(begins / 1000));
-    const schedule = this.genesis.epochSchedule;
-    const sameEpoch = epochOf(schedule, slot).epoch === epochOf(schedule, parent.slot).epoch;
-    return { unixTimestamp, epochStartTimestamp: sameEpoch ? parent.sysvars.clock.epochStartTimestamp : unixTimestamp };
-  }
-
-  private sysvarsFor(slot: number, times: { unixTimestamp: number; epochStartTimestamp: number }): Sysvars {
-    const schedule = this.genesis.epochSchedule;
-    const { epoch } = epochOf(schedule, slot);
-    const recent = this.blockhashes.recent(slot - 1, MAX_SLOT_HASHES_ENTRIES);
-    return {
-      clock: { slot, epochStartTimestamp: times.epochStartTimestamp, epoch, leaderScheduleEpoch: epoch + 1, unixTimestamp: times.unixTimestamp },
-      rent: this.genesis.rent,
-      epochSchedule: schedule,
-      recentBlockhashes: recent.slice(0, MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES).map((e) => ({ blockhash: e.blockhash, lamportsPerSignature: e.lamportsPerSignature })),
-      slotHashes: recent.map((e) => [e.slot, e.blockhash]),
-      lamportsPerSignature: this.lamportsPerSignature,
-      stakeHistory: this.stakeHistory,
-      slotHistory: () => this.blockSlots.sysvarDataAt(slot),
-    };
+  private sysvarsFor(slot: number, times: ClockTimes): Sysvars {
+    const { rent, epochSchedule } = this.genesis;
+    const lamportsPerSignature = this.fees.lamportsPerSignature;
+    return bankSysvars(slot, times, { rent, epochSchedule, lamportsPerSignature, blockhashes: this.blockhashes, blockSlots: this.forks.blockSlots, stakeHistory: this.epochs.history });
   }
 
   // ---- transactions ----
 
   /** Queues a signature-checked transaction for the working bank. */
   submit(tx: Transaction): void {
-    if (this.queued.has(tx.id)) return;
-    this.queued.add(tx.id);
-    this.queue.push(tx);
+    if (!this.queue.push(tx)) return;
     this.emit('received', tx.id);
-    this.scheduleDrain();
-  }
-
-  private scheduleDrain(): void {
-    if (this.drainScheduled || this.queue.length === 0) return;
-    this.drainScheduled = true;
-    setImmediate(() => {
-      this.drainScheduled = false;
-      this.drainQueue(QUEUE_BATCH, true);
-    });
-  }
-
-  /**
-   * Executes queued transactions in order. An asynchronous one (EVM) is started only when
-   * `startAsync` is set, and the queue then waits until it has finished.
-   */
-  private drainQueue(max: number, startAsync: boolean): void {
-    let n = 0;
-    while (this.queue.length && n++ < max && !this.inflight) {
-      const tx = this.queue[0]!;
-      if (needsAsyncExecution(tx, this.programs)) {
-        if (!startAsync || this.asyncBlockFull) return;
-        this.queue.shift();
-        this.queued.delete(tx.id);
-        this.inflight = this.processAsync(tx).finally(() => {
-          this.inflight = null;
-          this.scheduleDrain();
-        });
-        return;
-      }
-      this.queue.shift();
-      this.queued.delete(tx.id);
-      try {
-        this.processTransaction(tx);
-      } catch (e) {
-        this.onRefused(tx, e);
-      }
-    }
-    this.scheduleDrain();
+    this.queue.scheduleDrain();
   }
 
   private onRefused(tx: Transaction, e: unknown): void {
@@ -546,251 +306,94 @@ export class Chain extends EventEmitter<ChainEventMap> {
     else console.error('isthmus: transaction processing failed:', e);
   }
 
-  /** Executes a transaction with an asynchronous program into the working bank (which waits for it to seal). */
-  private async processAsync(tx: Transaction): Promise<void> {
-    const bank = this.working;
-    try {
-      const env = this.executionEnv(bank, tx, false);
-      if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-      this.record(bank, tx, await executeTransactionAsync(tx, env));
-    } catch (e) {
-      if (e instanceof TransactionError && e.value === 'WouldExceedMaxBlockCostLimit') {
-        // The block is full (the EVM's gas limit): the transaction goes first into the next one, as Agave's leader retries it.
-        this.queue.unshift(tx);
-        this.queued.add(tx.id);
-        this.asyncBlockFull = true;
-        return;
-      }
-      this.onRefused(tx, e);
-    }
-  }
-
   /** Executes into the working bank; throws TransactionError when it cannot enter the block. */
   processTransaction(tx: Transaction): ExecutedTransaction {
-    const bank = this.working;
-    // Agave checks the blockhash's age before the status cache: an expired duplicate is BlockhashNotFound.
-    const env = this.executionEnv(bank, tx, false);
-    if (this.statusCache.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-    return this.record(bank, tx, executeTransaction(tx, env));
-  }
-
-  private record(bank: Bank, tx: Transaction, result: ExecutedTransaction): ExecutedTransaction {
-    for (const [k, a] of result.writes) bank.set(k, a);
-    const index = bank.transactions.length;
-    const stored: StoredTransaction = {
-      signature: tx.id,
-      wire: tx.wire,
-      meta: {
-        err: result.err,
-        fee: result.fee,
-        preBalances: result.preBalances,
-        postBalances: result.postBalances,
-        logMessages: result.logs,
-        computeUnitsConsumed: result.computeUnitsConsumed,
-        preTokenBalances: result.preTokenBalances,
-        postTokenBalances: result.postTokenBalances,
-        innerInstructions: result.innerInstructions,
-        loadedAddresses: result.loadedAddresses,
-        ...(result.returnData ? { returnData: result.returnData } : {}),
-      },
-      accountKeys: result.accountKeys,
-      memo: extractMemos(tx.message.instructions.map((ix) => ({ programId: tx.message.accountKeys[ix.programIdIndex]!, data: ix.data }))),
-    };
-    bank.transactions.push(stored);
-    bank.feesCollected += result.fee;
-    bank.signatureCount += tx.signatures.length;
-    this.transactionCount++;
-    this.rememberStatus(tx.id, { slot: bank.slot, index, err: result.err });
-    this.emit('transaction', { slot: bank.slot, transaction: stored, writes: result.writes });
-    return result;
-  }
-
-  /**
-   * The addresses a v0 message's lookups load at the bank at `commitment` (what Agave's RPC resolves
-   * when it sanitizes a submitted transaction); throws TransactionError for a bad table or index.
-   */
-  loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
-    const bank = this.bankAt(commitment);
-    return loadMessageAddresses(message, (a) => this.getAccount(a, commitment), bank.sysvars);
+    return this.processor.process(this.forks.working, tx);
   }
 
   /** Runs a transaction on the bank at `commitment` without keeping anything (synchronous programs only). */
   simulate(tx: Transaction, commitment: Commitment): ExecutedTransaction {
-    return executeTransaction(tx, this.simulationEnv(tx, commitment));
+    return this.processor.simulate(this.bankAt(commitment), tx, this.queue.has(tx.id));
   }
 
   /** simulate for any transaction, the EVM's included. */
   simulateAsync(tx: Transaction, commitment: Commitment): Promise<ExecutedTransaction> {
-    const env = this.simulationEnv(tx, commitment);
-    return needsAsyncExecution(tx, this.programs) ? executeTransactionAsync(tx, env) : Promise.resolve(executeTransaction(tx, env));
+    return this.processor.simulateAsync(this.bankAt(commitment), tx, this.queue.has(tx.id));
   }
 
-  private simulationEnv(tx: Transaction, commitment: Commitment): ExecutionEnv {
-    const env = this.executionEnv(this.bankAt(commitment), tx, true);
-    if (this.statusCache.has(tx.id) || this.queued.has(tx.id)) throw new TransactionError('AlreadyProcessed');
-    return env;
-  }
-
-  private executionEnv(bank: Bank, tx: Transaction, simulation: boolean): ExecutionEnv {
-    const blockhash = tx.message.recentBlockhash;
-    let durableNonce = false;
-    if (!this.blockhashes.isValid(blockhash, bank.slot, bank.blockHeight)) {
-      const bankBlockhash = bank.sysvars.recentBlockhashes[0]?.blockhash;
-      if (!durableNonceOf(tx, (a) => bank.get(a), bankBlockhash)) throw new TransactionError('BlockhashNotFound');
-      durableNonce = true;
-    }
-    return {
-      readAccount: (address) => bank.get(address) ?? (SYSVAR_IDS.has(address) ? renderSysvar(address, bank.sysvars) : null),
-      sysvars: bank.sysvars,
-      programs: this.programs,
-      simulation,
-      durableNonce,
-      bankExtension: <T>(name: string) => bank.extensions.get(name) as T | undefined,
-    };
-  }
-
-  private rememberStatus(signature: string, status: SignatureStatus): void {
-    this.statusCache.set(signature, status);
-    const last = this.statusBySlot[this.statusBySlot.length - 1];
-    if (last && last[0] === status.slot) last[1].push(signature);
-    else this.statusBySlot.push([status.slot, [signature]]);
-  }
-
-  private forgetOldStatuses(currentSlot: number): void {
-    while (this.statusBySlot.length && this.statusBySlot[0]![0] < currentSlot - MAX_RECENT_BLOCKHASHES) {
-      for (const sig of this.statusBySlot.shift()![1]) this.statusCache.delete(sig);
-    }
-  }
-
-  // ---- reads ----
+  // ---- reads at a commitment (bank-forks.ts) and the chain's counters ----
 
   bankAt(commitment: Commitment): Bank {
-    return commitment === 'processed' ? this.working : commitment === 'confirmed' ? this.confirmedBank : this.rootBank;
+    return this.forks.bankAt(commitment);
   }
-
-  /** The SlotHistory of the bank at the commitment: the slots it covers, and which of them have a block. */
-  slotHistoryAt(commitment: Commitment): { oldest: number; newest: number; hasBlock: (slot: number) => boolean } {
-    const newest = this.bankAt(commitment).slot;
-    const oldest = Math.max(0, newest + 1 - SLOT_HISTORY_MAX_ENTRIES);
-    return { oldest, newest, hasBlock: (slot) => slot >= oldest && slot <= newest && this.blockSlots.hasBlock(slot) };
+  /** A sealed bank still in memory (unrooted or the root). */
+  bank(slot: number): Bank | undefined {
+    return this.forks.bank(slot);
   }
-
   slotAt(commitment: Commitment): number {
-    return this.bankAt(commitment).slot;
+    return this.forks.bankAt(commitment).slot;
   }
-
   get processedSlot(): number {
-    return this.working.slot;
+    return this.forks.working.slot;
   }
   get confirmedSlot(): number {
-    return this.confirmedBank.slot;
+    return this.forks.confirmed.slot;
   }
   get rootSlot(): number {
-    return this.rootBank.slot;
+    return this.forks.root.slot;
   }
-
-  /** An account at the commitment, sysvars included; null when it does not exist. */
-  getAccount(address: Address, commitment: Commitment): Account | null {
-    const bank = this.bankAt(commitment);
-    return bank.get(address) ?? (SYSVAR_IDS.has(address) ? renderSysvar(address, bank.sysvars) : null);
-  }
-
   /** Block height of the bank at the commitment (blocks below it; skipped slots have none). */
   blockHeightAt(commitment: Commitment): number {
-    return this.bankAt(commitment).blockHeight;
+    return this.forks.bankAt(commitment).blockHeight;
   }
-
-  /**
-   * Confirmed blocks at or above `slot` (0 when it is only processed), for a slot still in memory;
-   * undefined once it is rooted and forgotten.
-   */
+  getAccount(address: Address, commitment: Commitment): Account | null {
+    return this.forks.getAccount(address, commitment);
+  }
+  loadAddresses(message: Message, commitment: Commitment): LoadedAddresses {
+    return this.forks.loadAddresses(message, commitment);
+  }
+  slotHistoryAt(commitment: Commitment): { oldest: number; newest: number; hasBlock: (slot: number) => boolean } {
+    return this.forks.slotHistoryAt(commitment);
+  }
   confirmationsOf(slot: number): number | undefined {
-    const bank = this.banks.get(slot);
-    if (!bank) return undefined;
-    return slot <= this.confirmedBank.slot ? this.confirmedBank.blockHeight - bank.blockHeight + 1 : 0;
+    return this.forks.confirmationsOf(slot);
   }
-
-  /** The newest blockhash a bank at the commitment knows, with the last block height it stays valid at. */
+  voteSignature(slot: number): string | undefined {
+    return this.forks.voteSignature(slot);
+  }
   latestBlockhash(commitment: Commitment = 'processed'): { blockhash: string; slot: number; lastValidBlockHeight: number; lamportsPerSignature: number } {
-    const bank = this.bankAt(commitment);
-    const e = bank.blockhash ? this.blockhashes.get(bank.blockhash)! : this.blockhashes.latestAt(bank.slot)!;
-    return { blockhash: e.blockhash, slot: e.slot, lastValidBlockHeight: e.blockHeight + MAX_PROCESSING_AGE, lamportsPerSignature: e.lamportsPerSignature };
+    return this.forks.latestBlockhash(commitment);
   }
-
-  /** Whether a blockhash can still be used at the commitment's bank. */
   isBlockhashValid(blockhash: string, commitment: Commitment): boolean {
-    const bank = this.bankAt(commitment);
-    return this.blockhashes.isValid(blockhash, bank.slot, bank.blockHeight);
+    return this.forks.isBlockhashValid(blockhash, commitment);
   }
 
   blockhashInfo(blockhash: string): { slot: number; blockHeight: number; lamportsPerSignature: number } | undefined {
     return this.blockhashes.get(blockhash);
   }
-
   currentLamportsPerSignature(): number {
-    return this.lamportsPerSignature;
+    return this.fees.lamportsPerSignature;
   }
-
   signatureStatus(signature: string): SignatureStatus | undefined {
-    return this.statusCache.get(signature);
+    return this.statuses.get(signature);
   }
-
   get totalTransactionCount(): number {
     return this.transactionCount;
   }
-
   /** The supply; genesis supply + minted = total + burned. */
   supply(): { total: number; burned: number; minted: number } {
-    return { total: this.totalSupply, burned: this.burned, minted: this.minted };
+    return { total: this.supplyBook.total, burned: this.supplyBook.burned, minted: this.supplyBook.minted };
   }
-
-  /** The signature of the validator's vote on `slot` (the first transaction of the next bank), if it landed. */
-  voteSignature(slot: number): string | undefined {
-    for (const next of this.banks.values()) {
-      if (next.parentSlot === slot && next.slot !== slot) return next.voteTransactions > 0 ? next.transactions[0]?.signature : undefined;
-    }
-    return undefined;
-  }
-
   /** The supply as the bank at `commitment` sees it (Bank::capitalization). */
   capitalizationAt(commitment: Commitment): number {
-    return commitment === 'processed' ? this.totalSupply : this.bankAt(commitment).capitalization;
+    return commitment === 'processed' ? this.supplyBook.total : this.forks.bankAt(commitment).capitalization;
   }
-
   /** The StakeHistory sysvar's entries (newest epoch first). */
   currentStakeHistory(): StakeHistory {
-    return this.stakeHistory;
+    return this.epochs.history;
   }
-
-  /** A sealed bank still in memory (unrooted or the root). */
-  bank(slot: number): Bank | undefined {
-    return this.banks.get(slot);
-  }
-
   performanceSamples(limit: number): PerformanceSample[] {
-    return this.samples.slice(-limit).reverse();
+    return this.samples.newest(limit);
   }
-
-  private takePerformanceSample(): void {
-    const now = Date.now();
-    const slot = this.working.slot;
-    const txs = this.transactionCount;
-    this.samples.push({
-      slot,
-      numTransactions: txs - this.sampleStart.txs,
-      numNonVoteTransactions: txs - this.sampleStart.txs - (this.voteTransactions - this.sampleStart.votes),
-      numSlots: slot - this.sampleStart.slot,
-      samplePeriodSecs: Math.round((now - this.sampleStart.at) / 1000),
-    });
-    if (this.samples.length > MAX_PERFORMANCE_SAMPLES) this.samples.shift();
-    this.sampleStart = { slot, txs, at: now, votes: this.voteTransactions };
-  }
-}
-
-/** sha256(parent blockhash ‖ slot ‖ first signature of each transaction): chains every block to its parent. */
-export function blockhashOf(parentBlockhash: string, slot: number, transactions: StoredTransaction[]): string {
-  const parts: Uint8Array[] = [decodeBase58(parentBlockhash), new ByteWriter(8).u64(slot).finish()];
-  for (const t of transactions) parts.push(decodeBase58(t.signature));
-  return encodeBase58(sha256(...parts));
 }
 

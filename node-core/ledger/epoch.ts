@@ -1,3 +1,4 @@
+/** Epochs of a fixed length (no warm-up epochs, as solana-test-validator): which epoch a slot is in. */
 import type { EpochSchedule } from '../runtime/sysvars.ts';
 
 /** A schedule without warmup: every epoch has `slotsPerEpoch` slots. */

@@ -10,7 +10,9 @@ import type { AccountsDb } from './bank.ts';
 import type { ExtensionGenesisRecords } from './chain-extension.ts';
 import { BLOCKHASH_QUEUE_ENTRIES, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
-import { Chain, blockhashOf, type ChainParams, type SignatureStatus } from './chain.ts';
+import { Chain, type ChainParams } from './chain.ts';
+import { blockhashOf } from './slot-commit.ts';
+import type { SignatureStatus } from './status-cache.ts';
 import type { GenesisConfig } from './genesis-config.ts';
 
 /** The blockhash of slot 0. */

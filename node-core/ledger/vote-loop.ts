@@ -11,6 +11,7 @@ import { encodeVoteInstruction } from '../runtime/programs/vote/instruction.ts';
 import { decodeVoteState } from '../runtime/programs/vote/state.ts';
 import { SYSVAR_CLOCK_ID, SYSVAR_SLOT_HASHES_ID } from '../runtime/sysvars.ts';
 import type { Transaction } from '../runtime/wire.ts';
+import type { Bank } from './bank.ts';
 
 export interface Voter {
   identity: Keypair;
@@ -53,5 +54,32 @@ export function voteTimestamp(voteAccountData: Uint8Array | undefined, blockTime
     return state && blockTime < state.lastTimestamp.timestamp ? null : blockTime;
   } catch {
     return blockTime;
+  }
+}
+
+/** Casts the validator's vote on each slot it seals into the next bank, and counts the votes that land. */
+export class VoteLoop {
+  /** Votes processed since the start. */
+  count = 0;
+  private failureLogged = false;
+
+  constructor(
+    private readonly voter: Voter,
+    /** Executes into the working bank; throws when the transaction cannot enter it. */
+    private readonly process: (tx: Transaction) => void,
+  ) {}
+
+  /** The validator's vote on the slot it just sealed enters the new bank first. */
+  vote(voted: Bank, working: Bank): void {
+    if (!voted.blockhash) return;
+    try {
+      const blockTime = voteTimestamp(working.get(this.voter.voteAccount)?.data, voted.blockTime);
+      this.process(voteTransaction(this.voter, { slot: voted.slot, blockhash: voted.blockhash, blockTime }));
+      working.voteTransactions++;
+      this.count++;
+    } catch (e) {
+      if (!this.failureLogged) console.error(`isthmus: the validator's vote on slot ${voted.slot} was not processed:`, e instanceof Error ? e.message : e);
+      this.failureLogged = true;
+    }
   }
 }

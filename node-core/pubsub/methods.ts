@@ -6,7 +6,7 @@
  * Default commitment of every subscription: confirmed (the spec's `single`).
  */
 import type { Address } from '../common/pubkey.ts';
-import type { Commitment } from '../ledger/chain.ts';
+import type { Commitment } from '../ledger/commitment.ts';
 import type { AccountEncoding, DataSlice } from '../rpc/encoding/account.ts';
 import type { TransactionDetails, TransactionEncoding } from '../rpc/encoding/transaction.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, invalidParams } from '../rpc/errors.ts';

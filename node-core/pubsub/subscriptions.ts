@@ -3,7 +3,7 @@
  * event finds its subscribers by key (address, owner, signature, mention) instead of scanning all.
  */
 import type { Address } from '../common/pubkey.ts';
-import type { Commitment } from '../ledger/chain.ts';
+import type { Commitment } from '../ledger/commitment.ts';
 import type { AccountFilter } from '../rpc/filters.ts';
 import type { AccountEncoding, DataSlice } from '../rpc/encoding/account.ts';
 import type { TransactionDetails, TransactionEncoding } from '../rpc/encoding/transaction.ts';

@@ -5,7 +5,9 @@
  */
 import { VOTE_PROGRAM_ID } from '../common/pubkey.ts';
 import type { Bank } from '../ledger/bank.ts';
-import type { Chain, Commitment, SignatureStatus } from '../ledger/chain.ts';
+import type { Chain } from '../ledger/chain.ts';
+import type { Commitment } from '../ledger/commitment.ts';
+import type { SignatureStatus } from '../ledger/status-cache.ts';
 import { parseTransaction } from '../runtime/wire.ts';
 import type { StoredTransaction } from '../store/store.ts';
 import { deliver, withSlot } from './notification-text.ts';

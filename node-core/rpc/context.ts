@@ -1,7 +1,8 @@
 import type { Address } from '../common/pubkey.ts';
 import type { EvmKey } from '../keys/evm-keys.ts';
 import type { Keypair } from '../keys/keypair.ts';
-import type { Chain, Commitment } from '../ledger/chain.ts';
+import type { Chain } from '../ledger/chain.ts';
+import type { Commitment } from '../ledger/commitment.ts';
 import { minContextSlotNotReached } from './errors.ts';
 import type { HealthStatus } from './health.ts';
 import type { KnownValidatorState } from './known-validators.ts';

@@ -5,7 +5,7 @@
  */
 import { tryDecodeBase58 } from '../common/base58.ts';
 import { isAddress, type Address } from '../common/pubkey.ts';
-import { normalizeCommitment, type Commitment } from '../ledger/chain.ts';
+import { normalizeCommitment, type Commitment } from '../ledger/commitment.ts';
 import { invalidParams } from './errors.ts';
 
 /** Type-level only: the JSON a parser accepts (no value carries it at run time). */

@@ -10,7 +10,9 @@ import { INCINERATOR_ID, SYSTEM_PROGRAM_ID, addressToBytes, type Address } from 
 import { keypairFromSeed, type Keypair } from '../../node-core/keys/keypair.ts';
 import type { Bank } from '../../node-core/ledger/bank.ts';
 import { MAX_PROCESSING_AGE } from '../../node-core/ledger/blockhash-queue.ts';
-import { Chain, blockhashOf, normalizeCommitment } from '../../node-core/ledger/chain.ts';
+import { Chain } from '../../node-core/ledger/chain.ts';
+import { blockhashOf } from '../../node-core/ledger/slot-commit.ts';
+import { normalizeCommitment } from '../../node-core/ledger/commitment.ts';
 import { durableNonceOf } from '../../node-core/ledger/durable-nonce.ts';
 import { createGenesis, genesisHashOf, LAMPORTS_PER_SOL } from '../../node-core/ledger/genesis.ts';
 import { DEFAULT_FEE_RATE_GOVERNOR, nextLamportsPerSignature } from '../../node-core/ledger/genesis-config.ts';

@@ -5,7 +5,7 @@ import { compileMessage, signTransaction } from '../../runtime/message-builder.t
 import { systemTransferInstruction } from '../../runtime/programs/system-instruction.ts';
 import { addressToBytes } from '../../common/pubkey.ts';
 import { TransactionError } from '../../runtime/errors.ts';
-import type { Commitment } from '../../ledger/chain.ts';
+import type { Commitment } from '../../ledger/commitment.ts';
 import { nonCirculatingAccounts as nonCirculatingAccountsOf, nonCirculatingLamports } from '../../ledger/non-circulating.ts';
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';

@@ -1,6 +1,6 @@
 /** Block, slot-range, signature-history and transaction-lookup methods (1.5-era and current names). */
 import { totalEpochStake } from './staking.ts';
-import type { Commitment } from '../../ledger/chain.ts';
+import type { Commitment } from '../../ledger/commitment.ts';
 import { encodeBlock, encodeConfirmedTransaction, type TransactionDetails, type TransactionEncoding } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import { blockCleanedUp, blockNotAvailable, invalidParams, slotSkipped, RpcError, INVALID_PARAMS } from '../errors.ts';

@@ -1,7 +1,7 @@
 /** Cluster, epoch, leader, identity and inflation methods. */
 import { epochOf } from '../../ledger/epoch.ts';
 import { foundationRate, totalRate, yearOfEpoch } from '../../ledger/inflation.ts';
-import type { Commitment } from '../../ledger/chain.ts';
+import type { Commitment } from '../../ledger/commitment.ts';
 import { SOLANA_RPC_COMPATIBILITY, contextSlot, withContext, type RpcContext } from '../context.ts';
 import { invalidParams, noSnapshot } from '../errors.ts';
 import { healthError } from '../health.ts';

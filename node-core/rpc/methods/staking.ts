@@ -1,5 +1,5 @@
 /** Stake, vote and inflation-reward methods, answered from the stake and vote accounts of a bank (Agave's rpc.rs). */
-import type { Commitment } from '../../ledger/chain.ts';
+import type { Commitment } from '../../ledger/commitment.ts';
 import { epochOf } from '../../ledger/epoch.ts';
 import { firstSlotOfEpoch } from '../../ledger/inflation.ts';
 import { activatedStakeByVoter, stakeAccounts, voteAccounts } from '../../ledger/stakes.ts';

@@ -9,7 +9,7 @@ import { PACKET_DATA_SIZE, parseTransaction, sanitizeTransaction, type Transacti
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
 import { parsedInnerInstructions, uiReturnData } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
-import type { Commitment } from '../../ledger/chain.ts';
+import type { Commitment } from '../../ledger/commitment.ts';
 import { RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, invalidParams } from '../errors.ts';
 import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, required, string, u64 } from '../params.ts';
 import { method } from './method.ts';

@@ -1,0 +1,43 @@
+/**
+ * The slot clock (the timing side of Agave's PoH recorder): it ends the working bank every `slotMs`,
+ * catches up after a stall by skipping ahead instead of sealing a burst, and lets the slots led by
+ * others pass on the clock.
+ */
+
+/** Ends the working bank; resolves with the slot it sealed and the slot of the new working bank. */
+export type EndSlot = () => Promise<{ sealed: number; working: number }>;
+
+export class SlotClock {
+  private timer: NodeJS.Timeout | null = null;
+  private nextSlotAt = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly slotMs: number,
+    private readonly endSlot: EndSlot,
+  ) {}
+
+  start(): void {
+    this.nextSlotAt = Date.now() + this.slotMs;
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    const delay = Math.max(0, this.nextSlotAt - Date.now());
+    this.timer = setTimeout(() => {
+      this.nextSlotAt += this.slotMs;
+      // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
+      if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
+      void this.endSlot().then(({ sealed, working }) => {
+        // Slots led by others pass on the clock without a block: the new working bank ends later.
+        this.nextSlotAt += (working - sealed - 1) * this.slotMs;
+        if (!this.stopped) this.schedule();
+      });
+    }, delay);
+  }
+}

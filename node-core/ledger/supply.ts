@@ -1,0 +1,37 @@
+/**
+ * The supply's bookkeeping (Agave's capitalization): genesis supply + minted = total + burned. Fees
+ * burn, an epoch's inflation rewards mint, and accounts put in place at start move the total; each
+ * sealed bank keeps the figures as they stood when it was sealed.
+ */
+import type { Bank } from './bank.ts';
+
+export class Supply {
+  constructor(
+    public total: number,
+    public burned: number,
+    /** Lamports created by inflation rewards since genesis. */
+    public minted: number,
+  ) {}
+
+  burn(lamports: number): void {
+    this.burned += lamports;
+    this.total -= lamports;
+  }
+
+  mint(lamports: number): void {
+    this.total += lamports;
+    this.minted += lamports;
+  }
+
+  /** Lamports added (or removed, when negative) by writing an account directly. */
+  adjust(delta: number): void {
+    this.total += delta;
+  }
+
+  /** Records the figures in a bank being sealed (Bank::capitalization and the burned and minted totals). */
+  stamp(bank: Bank): void {
+    bank.capitalization = this.total;
+    bank.burnedTotal = this.burned;
+    bank.mintedTotal = this.minted;
+  }
+}
