@@ -156,10 +156,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.forks.openAt(last);
     for (const ext of this.extensions) ext.openBank(last, null);
     this.openWorkingBank(last);
-    this.samples = new PerformanceSamples(
-      () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 }),
-      { slot: last.slot, transactions: this.transactionCount, voteTransactions: 0 },
-    );
+    // After openWorkingBank: the vote it put in the first bank counts on both sides of the first sample.
+    const sampleCounters = () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 });
+    this.samples = new PerformanceSamples(sampleCounters, sampleCounters());
     this.clock = new SlotClock(this.slotMs, () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })));
   }
 

@@ -6,7 +6,7 @@
 import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../runtime/account.ts';
 import type { Bank } from './bank.ts';
-import { nextLamportsPerSignature, type FeeRateGovernor } from './genesis-config.ts';
+import type { FeeRateGovernor } from './genesis-config.ts';
 
 export class Fees {
   constructor(
@@ -41,4 +41,18 @@ export class Fees {
   updateAfter(sealed: Bank): void {
     this.lamports = nextLamportsPerSignature(this.governor, this.lamports, sealed.signatureCount);
   }
+}
+
+/**
+ * The next slot's lamports per signature (FeeRateGovernor::new_derived): it steps 5% of the target
+ * toward target × signatures-last-slot / target-signatures, clamped to [min, max]. Genesis starts at
+ * the minimum, so an idle or lightly used chain charges 5,000 per signature.
+ */
+export function nextLamportsPerSignature(g: FeeRateGovernor, current: number, signaturesLastSlot: number): number {
+  if (g.targetSignaturesPerSlot === 0) return g.targetLamportsPerSignature;
+  const clamp = (v: number) => Math.min(g.maxLamportsPerSignature, Math.max(g.minLamportsPerSignature, v));
+  const desired = clamp(Math.floor((g.targetLamportsPerSignature * signaturesLastSlot) / g.targetSignaturesPerSlot));
+  if (desired === current) return current;
+  const step = Math.max(1, Math.floor(g.targetLamportsPerSignature / 20));
+  return clamp(current + (desired > current ? step : -step));
 }

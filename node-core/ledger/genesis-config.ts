@@ -64,17 +64,3 @@ export const DEFAULT_FEE_RATE_GOVERNOR: FeeRateGovernor = {
 export const DEFAULT_RENT: RentConfig = { lamportsPerByteYear: 3480, exemptionThreshold: 2.0, burnPercent: 50 };
 
 export const DEFAULT_INFLATION: InflationConfig = { initial: 0.08, terminal: 0.015, taper: 0.15, foundation: 0.05, foundationTerm: 7.0 };
-
-/**
- * The next slot's lamports per signature (FeeRateGovernor::new_derived): it steps 5% of the target
- * toward target × signatures-last-slot / target-signatures, clamped to [min, max]. Genesis starts at
- * the minimum, so an idle or lightly used chain charges 5,000 per signature.
- */
-export function nextLamportsPerSignature(g: FeeRateGovernor, current: number, signaturesLastSlot: number): number {
-  if (g.targetSignaturesPerSlot === 0) return g.targetLamportsPerSignature;
-  const clamp = (v: number) => Math.min(g.maxLamportsPerSignature, Math.max(g.minLamportsPerSignature, v));
-  const desired = clamp(Math.floor((g.targetLamportsPerSignature * signaturesLastSlot) / g.targetSignaturesPerSlot));
-  if (desired === current) return current;
-  const step = Math.max(1, Math.floor(g.targetLamportsPerSignature / 20));
-  return clamp(current + (desired > current ? step : -step));
-}

@@ -15,7 +15,8 @@ import { blockhashOf } from '../../node-core/ledger/slot-commit.ts';
 import { normalizeCommitment } from '../../node-core/ledger/commitment.ts';
 import { durableNonceOf } from '../../node-core/ledger/durable-nonce.ts';
 import { createGenesis, genesisHashOf, LAMPORTS_PER_SOL } from '../../node-core/ledger/genesis.ts';
-import { DEFAULT_FEE_RATE_GOVERNOR, nextLamportsPerSignature } from '../../node-core/ledger/genesis-config.ts';
+import { DEFAULT_FEE_RATE_GOVERNOR } from '../../node-core/ledger/genesis-config.ts';
+import { nextLamportsPerSignature } from '../../node-core/ledger/fees.ts';
 import { minimumBalanceForRentExemption, type Account } from '../../node-core/runtime/account.ts';
 import { TransactionError } from '../../node-core/runtime/errors.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
@@ -576,6 +577,34 @@ describe('transaction records', () => {
     assert.equal((await store.getSignatureLocation(bad.id))!.index, 1);
     assert.equal(chain.totalTransactionCount, 2);
     assert.equal((await store.readMeta())!.transactionCount, 2);
+    await chain.stop();
+  });
+});
+
+describe('performance samples', () => {
+  test("an idle chain's sample counts only the validator's votes, none of them as non-vote transactions", async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval', 'setTimeout', 'Date'], now: Date.now() });
+    const store = new MemoryStore();
+    await writeGenesis(store, GENESIS, GENESIS_HASH);
+    const chain = await openChain({
+      store,
+      genesis: GENESIS,
+      genesisHash: GENESIS_HASH,
+      programs: builtinPrograms,
+      slotMs: 400,
+      rootDepth: ROOT_DEPTH,
+      voter: { identity: KEYS.identity, voteAccount: GENESIS.voteAccount },
+    });
+    chain.start();
+    await seal(chain, 3);
+    const before = chain.totalTransactionCount;
+    t.mock.timers.tick(60_000);
+    const [sample] = chain.performanceSamples(1);
+    assert.ok(sample, 'a sample after 60 s');
+    assert.ok(before >= 4, `the first bank's vote and one per sealed slot: ${before}`);
+    assert.equal(sample.numNonVoteTransactions, 0);
+    assert.equal(sample.numTransactions, chain.totalTransactionCount - 1, 'every vote but the first bank’s, which came before the counting began');
+    t.mock.timers.reset();
     await chain.stop();
   });
 });
