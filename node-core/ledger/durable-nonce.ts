@@ -6,17 +6,16 @@
 import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
 import { decodeNonceState, durableNonceFromBlockhash } from '../runtime/programs/nonce-account.ts';
+import { decodeSystemInstruction } from '../runtime/programs/system-instruction.ts';
 import { isSignerIndex, isWritableIndex, type Transaction } from '../runtime/wire.ts';
-
-const ADVANCE_NONCE_ACCOUNT = 4;
 
 export function durableNonceOf(tx: Transaction, read: (a: Address) => Account | null, bankBlockhash?: string): Address | null {
   const m = tx.message;
   if (bankBlockhash !== undefined && durableNonceFromBlockhash(bankBlockhash) === m.recentBlockhash) return null;
   const ix = m.instructions[0];
   if (!ix || m.accountKeys[ix.programIdIndex] !== SYSTEM_PROGRAM_ID) return null;
-  // bincode's limited_deserialize: the u32 tag, bytes after it allowed.
-  if (ix.data.length < 4 || new DataView(ix.data.buffer, ix.data.byteOffset).getUint32(0, true) !== ADVANCE_NONCE_ACCOUNT) return null;
+  // bincode's limited_deserialize: bytes after the instruction are allowed.
+  if (decodeSystemInstruction(ix.data, { allowTrailingBytes: true })?.type !== 'advanceNonceAccount') return null;
   const nonceIndex = ix.accounts[0];
   if (nonceIndex === undefined || !isWritableIndex(m, nonceIndex)) return null;
   const nonceKey = m.accountKeys[nonceIndex];

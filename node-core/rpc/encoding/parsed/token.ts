@@ -7,6 +7,7 @@
 import { DEFAULT_PUBKEY, type Address } from '../../../common/pubkey.ts';
 import type { Account } from '../../../runtime/account.ts';
 import { uiTokenAmount } from '../../../runtime/programs/token/amount.ts';
+import { decodeAssociatedTokenInstruction } from '../../../runtime/programs/associated-token.ts';
 import { decodeTokenInstruction } from '../../../runtime/programs/token/instruction.ts';
 import {
   ACCOUNT_LEN,
@@ -185,12 +186,12 @@ function extensionTypesOf(rest: Uint8Array): string[] | null {
   return out;
 }
 
-const ATA_NAMES = ['create', 'createIdempotent', 'recoverNested'] as const;
+const ATA_NAMES = { Create: 'create', CreateIdempotent: 'createIdempotent', RecoverNested: 'recoverNested' } as const;
 
 export const parseAssociatedTokenInstruction: InstructionParser = (data, accounts) => {
-  // Borsh: exactly one tag byte; empty data is the original Create.
-  const type = data.length === 0 ? 'create' : data.length === 1 ? ATA_NAMES[data[0]!] : undefined;
-  if (!type) return null;
+  const ix = decodeAssociatedTokenInstruction(data);
+  if (!ix) return null;
+  const type = ATA_NAMES[ix];
   const a = (i: number) => accounts[i]!;
   if (type === 'recoverNested') {
     if (accounts.length < 7) return null;
