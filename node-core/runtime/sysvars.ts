@@ -87,9 +87,26 @@ export function encodeEpochSchedule(e: EpochSchedule): Uint8Array {
 const RECENT_BLOCKHASHES_SIZE = 8 + MAX_RECENT_BLOCKHASHES_SYSVAR_ENTRIES * 40;
 const SLOT_HASHES_SIZE = 8 + MAX_SLOT_HASHES_ENTRIES * 40;
 
+/**
+ * Blockhashes decoded once each: every bank's SlotHashes lists the 512 blocks before it, of which
+ * one is new, and the validator's vote reads it every slot (decoding all 512 was most of a slot's work).
+ */
+const decodedBlockhashes = new Map<string, Uint8Array>();
+const DECODED_BLOCKHASHES_KEPT = 2 * MAX_SLOT_HASHES_ENTRIES;
+
+function blockhashBytes(blockhash: string): Uint8Array {
+  let bytes = decodedBlockhashes.get(blockhash);
+  if (!bytes) {
+    bytes = decodeBase58(blockhash);
+    if (decodedBlockhashes.size >= DECODED_BLOCKHASHES_KEPT) decodedBlockhashes.delete(decodedBlockhashes.keys().next().value!);
+    decodedBlockhashes.set(blockhash, bytes);
+  }
+  return bytes;
+}
+
 export function encodeRecentBlockhashes(entries: RecentBlockhashEntry[]): Uint8Array {
   const w = new ByteWriter(RECENT_BLOCKHASHES_SIZE).u64(entries.length);
-  for (const e of entries) w.bytes(decodeBase58(e.blockhash)).u64(e.lamportsPerSignature);
+  for (const e of entries) w.bytes(blockhashBytes(e.blockhash)).u64(e.lamportsPerSignature);
   const out = new Uint8Array(RECENT_BLOCKHASHES_SIZE);
   out.set(w.finish());
   return out;
@@ -97,7 +114,7 @@ export function encodeRecentBlockhashes(entries: RecentBlockhashEntry[]): Uint8A
 
 export function encodeSlotHashes(entries: Array<[number, string]>): Uint8Array {
   const w = new ByteWriter(SLOT_HASHES_SIZE).u64(entries.length);
-  for (const [slot, hash] of entries) w.u64(slot).bytes(decodeBase58(hash));
+  for (const [slot, hash] of entries) w.u64(slot).bytes(blockhashBytes(hash));
   const out = new Uint8Array(SLOT_HASHES_SIZE);
   out.set(w.finish());
   return out;
