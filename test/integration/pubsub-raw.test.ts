@@ -585,13 +585,29 @@ describe('connections', () => {
       const slow = await Client.open(`ws://127.0.0.1:${own.port}`);
       const fine = await Client.open(`ws://127.0.0.1:${own.port}`);
       const fineSub = await fine.subscribe('slotSubscribe');
-      // 3,000 slot subscriptions: ~270 kB a slot, enough to fill the socket buffers within seconds.
-      for (let i = 0; i < 6; i++) await Promise.all(Array.from({ length: 500 }, () => slow.request('slotSubscribe')));
+      // 3,000 subscriptions to one account, silent until it changes (slot subscriptions would notify
+      // while they are being made, and a busy test process could be dropped before it stops reading).
+      const watched = Keypair.generate().publicKey.toBase58();
+      const params = [watched, { commitment: 'processed', encoding: 'base64' }];
+      for (let i = 0; i < 6; i++) await Promise.all(Array.from({ length: 500 }, () => slow.request('accountSubscribe', params)));
       assert.equal(own.subscriptionCount, 3_001);
       slow.ws.pause();
       const before = node.chain.processedSlot;
       const t0 = Date.now();
-      await waitFor(() => own.slowReaderDisconnects === 1, { what: 'slow reader dropped', timeoutMs: 30_000 });
+      // Every airdrop to it: 3,000 notifications (~0.6 MB) the paused reader does not take.
+      let airdrops = 0;
+      await waitFor(
+        async () => {
+          if (own.slowReaderDisconnects === 1) return true;
+          // A new amount each time: the same airdrop twice in one slot would be one transaction.
+          const airdrop = await rpc(node.rpcUrl, 'requestAirdrop', [watched, LAMPORTS_PER_SOL + ++airdrops]);
+          assert.ok(airdrop.result, JSON.stringify(airdrop.error));
+          const signature = airdrop.result;
+          await waitFor(async () => (await rpc(node.rpcUrl, 'getSignatureStatuses', [[signature]])).result.value[0], { what: 'airdrop processed' });
+          return own.slowReaderDisconnects === 1;
+        },
+        { what: 'slow reader dropped', timeoutMs: 60_000 },
+      );
       const slots = node.chain.processedSlot - before;
       const expected = (Date.now() - t0) / node.chain.slotMs;
       assert.ok(slots >= expected * 0.5, `chain kept its pace: ${slots} slots in ${Date.now() - t0} ms`);
