@@ -11,6 +11,7 @@
 import { decodeBase58, encodeBase58 } from '../../common/base58.ts';
 import type { Address } from '../../common/pubkey.ts';
 import type { TransactionErrorValue } from '../../runtime/errors.ts';
+import { BPF_LOADER_UPGRADEABLE_ID } from '../../runtime/programs/bpf-loader/upgradeable-state.ts';
 import { isSignerIndex, isWritableIndex, parseTransaction, type Message, type TransactionVersion } from '../../runtime/wire.ts';
 import type { Reward, StoredBlock, StoredTransaction, TransactionStatusMeta } from '../../store/store.ts';
 import { toBase64 } from './account.ts';
@@ -136,7 +137,6 @@ const RESERVED_ACCOUNT_KEYS: ReadonlySet<Address> = new Set(
     'Sysvar1111111111111111111111111111111111111'
   ).split(' '),
 );
-const BPF_LOADER_UPGRADEABLE_ID: Address = 'BPFLoaderUpgradeab1e11111111111111111111111';
 
 /** Version to report, or undefined to omit it; throws -32015 for a version the client cannot take. */
 function checkVersion(version: TransactionVersion, opts: TransactionEncodeOptions): TransactionVersion | undefined {
