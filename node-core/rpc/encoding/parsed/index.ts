@@ -18,6 +18,9 @@ import { parseStakeAccount, parseStakeConfigAccount, parseStakeInstruction } fro
 import { parseVoteAccount, parseVoteInstruction } from './vote.ts';
 import { EVM_PROGRAM_ID } from '../../../evm/constants.ts';
 import { parseEvmInstruction } from './evm.ts';
+import { BPF_LOADER_2_ID } from '../../../common/pubkey.ts';
+import { BPF_LOADER_UPGRADEABLE_ID } from '../../../runtime/programs/bpf-loader/upgradeable-state.ts';
+import { parseBpfLoaderInstruction, parseUpgradeableLoaderAccount, parseUpgradeableLoaderInstruction } from './bpf-loader.ts';
 
 export interface InstructionParserEntry {
   /** Program name as Agave reports it (kebab-case), e.g. "system", "spl-memo". */
@@ -47,6 +50,10 @@ accountParsers.set(CONFIG_PROGRAM_ID, parseStakeConfigAccount);
 
 instructionParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, { program: 'address-lookup-table', parse: parseLookupTableInstruction });
 accountParsers.set(ADDRESS_LOOKUP_TABLE_PROGRAM_ID, parseLookupTableAccount);
+
+instructionParsers.set(BPF_LOADER_2_ID, { program: 'bpf-loader', parse: parseBpfLoaderInstruction });
+instructionParsers.set(BPF_LOADER_UPGRADEABLE_ID, { program: 'bpf-upgradeable-loader', parse: parseUpgradeableLoaderInstruction });
+accountParsers.set(BPF_LOADER_UPGRADEABLE_ID, parseUpgradeableLoaderAccount);
 
 // Velas's name (its ParsableProgram::Evm, kebab-cased as Agave names programs).
 instructionParsers.set(EVM_PROGRAM_ID, { program: 'evm', parse: parseEvmInstruction });
