@@ -6,6 +6,7 @@ import { normalizeMnemonic, validateMnemonic } from '../keys/mnemonic.ts';
 import { DEFAULT_OPTIONS, type NodeOptions } from '../node/options.ts';
 import { CHAIN_IDS, type NetworkName } from '../evm/constants.ts';
 import { AccountFileError, loadAccountDir, loadAccountFile } from '../ledger/account-files.ts';
+import { loadBpfProgram, loadUpgradeableProgram, ProgramFlagError } from '../node/program-flags.ts';
 
 export type CommandLine =
   | { command: 'start'; options: NodeOptions }
@@ -88,6 +89,14 @@ const FLAGS = {
     type: 'string', arg: 'ADDRESS FILE', multiple: true,
     help: 'Load an account from a `solana account --output json` file (ADDRESS -: the file\'s pubkey; also looked up under tests/fixtures) into a new genesis or over an existing ledger; repeatable',
   },
+  'bpf-program': {
+    type: 'string', arg: 'ADDRESS_OR_KEYPAIR PROGRAM.so', multiple: true,
+    help: 'Put an SBF program (ELF) at ADDRESS_OR_KEYPAIR (a base-58 address or a keypair file) with upgrades disabled, as solana-test-validator does: BPF Upgradeable Loader, upgrade authority 11111111111111111111111111111111; into a new genesis or over an existing ledger; repeatable',
+  },
+  'upgradeable-program': {
+    type: 'string', arg: 'ADDRESS_OR_KEYPAIR PROGRAM.so UPGRADE_AUTHORITY', multiple: true,
+    help: 'Put an upgradeable SBF program in place, as solana-test-validator does: Program and ProgramData accounts, deployed at slot 0 of a new genesis or at the last stored slot of an existing ledger; UPGRADE_AUTHORITY is an address, a keypair file or none (upgrades disabled); repeatable',
+  },
   'account-dir': {
     type: 'string', arg: 'DIR', multiple: true,
     help: 'Load every *.json account file in DIR (see --account); repeatable',
@@ -111,13 +120,17 @@ const PARSE_OPTIONS = Object.fromEntries(
   Object.entries(FLAG_SPECS).map(([name, { type, short, multiple }]) => [name, { type, ...(short ? { short } : {}), multiple: multiple === true }]),
 ) as ParseOptions;
 
+const MAX_FLAG_COLUMN = 44;
+
 function flagLines(): string {
   const rows = Object.entries(FLAG_SPECS).map(([name, spec]) => [
     `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.arg ? ` ${spec.arg}` : ''}`,
     spec.help + (spec.defaultText !== undefined ? ` [default: ${spec.defaultText}]` : ''),
   ]);
-  const width = Math.max(...rows.map(([left]) => left!.length)) + 2;
-  return rows.map(([left, right]) => `  ${left!.padEnd(width)}${right}`).join('\n');
+  // A flag with a long list of values (--upgradeable-program) has its help on the next line.
+  const wide = (left: string) => left.length > MAX_FLAG_COLUMN;
+  const width = Math.max(...rows.map(([left]) => left!).filter((left) => !wide(left)).map((left) => left.length)) + 2;
+  return rows.map(([left, right]) => (wide(left!) ? `  ${left}\n  ${' '.repeat(width)}${right}` : `  ${left!.padEnd(width)}${right}`)).join('\n');
 }
 
 export const HELP_TEXT = `isthmus: a local Solana-style blockchain node
@@ -157,9 +170,18 @@ export function parseCommandLine(argv: string[]): CommandLine {
   return fail(`unknown command '${command}' ${SEE_HELP}`);
 }
 
+/** The flags that take more than one value (parseArgs cannot express them): their value names, in order. */
+const MULTI_VALUE_FLAGS: Record<string, { values: string[]; example: string }> = {
+  '--account': { values: ['ADDRESS', 'FILE'], example: '--account - account.json' },
+  '--bpf-program': { values: ['ADDRESS_OR_KEYPAIR', 'PROGRAM.so'], example: '--bpf-program program-keypair.json program.so' },
+  '--upgradeable-program': { values: ['ADDRESS_OR_KEYPAIR', 'PROGRAM.so', 'UPGRADE_AUTHORITY'], example: '--upgradeable-program program-keypair.json program.so none' },
+};
+
+const valueList = (names: string[]) => (names.length === 2 ? names.join(' and ') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
+
 function parseStart(argv: string[]): CommandLine {
-  // --account takes two values (ADDRESS FILE), which parseArgs cannot express: take the pairs out first.
-  const accountPairs: Array<[string, string]> = [];
+  // The multi-value flags are taken out first; the rest goes to parseArgs.
+  const multi = new Map<string, string[][]>(Object.keys(MULTI_VALUE_FLAGS).map((f) => [f, []]));
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -167,19 +189,26 @@ function parseStart(argv: string[]): CommandLine {
       args.push(...argv.slice(i));
       break;
     }
-    if (a.startsWith('--account=')) return fail(`--account takes two values: --account ADDRESS FILE ${SEE_HELP}`);
-    if (a !== '--account') {
+    const eq = a.indexOf('=');
+    const withValue = eq > 0 ? a.slice(0, eq) : null;
+    if (withValue !== null && Object.hasOwn(MULTI_VALUE_FLAGS, withValue)) {
+      const spec = MULTI_VALUE_FLAGS[withValue]!;
+      return fail(`${withValue} takes ${spec.values.length} values: ${withValue} ${spec.values.join(' ')} ${SEE_HELP}`);
+    }
+    const spec = Object.hasOwn(MULTI_VALUE_FLAGS, a) ? MULTI_VALUE_FLAGS[a] : undefined;
+    if (!spec) {
       args.push(a);
       continue;
     }
-    const address = argv[i + 1];
-    const file = argv[i + 2];
-    if (address === undefined || file === undefined || (address.startsWith('--') && address !== '-') || file.startsWith('--')) {
-      return fail(`--account needs ADDRESS and FILE, as in --account - account.json ${SEE_HELP}`);
+    const values = argv.slice(i + 1, i + 1 + spec.values.length);
+    // `-` (an account file's own pubkey) is a value; anything else starting with -- is the next flag.
+    if (values.length < spec.values.length || values.some((v) => v.startsWith('--'))) {
+      return fail(`${a} needs ${valueList(spec.values)}, as in ${spec.example} ${SEE_HELP}`);
     }
-    accountPairs.push([address, file]);
-    i += 2;
+    multi.get(a)!.push(values);
+    i += spec.values.length;
   }
+  const accountPairs = multi.get('--account')!;
   // A lenient pass first, only to turn each mistake into a message naming its flag; the strict
   // parseArgs below then agrees with what this pass accepted.
   const { tokens } = parseArgs({ args, options: PARSE_OPTIONS, strict: false, allowPositionals: true, tokens: true });
@@ -265,11 +294,21 @@ function parseStart(argv: string[]): CommandLine {
   if (ints['limit-ledger-size'] !== undefined) options.limitLedgerSize = ints['limit-ledger-size'];
   if (accountPairs.length > 0 || values['account-dir'] !== undefined) {
     try {
-      options.accounts = [...accountPairs.map(([address, file]) => loadAccountFile(address, file)), ...(values['account-dir'] ?? []).flatMap((dir) => loadAccountDir(dir))];
+      options.accounts = [...accountPairs.map(([address, file]) => loadAccountFile(address!, file!)), ...(values['account-dir'] ?? []).flatMap((dir) => loadAccountDir(dir))];
     } catch (e) {
       if (e instanceof AccountFileError) return fail(e.message);
       throw e;
     }
+  }
+  try {
+    const programs = [
+      ...multi.get('--bpf-program')!.map(([address, file]) => loadBpfProgram(address!, file!)),
+      ...multi.get('--upgradeable-program')!.map(([address, file, authority]) => loadUpgradeableProgram(address!, file!, authority!)),
+    ];
+    if (programs.length > 0) options.programs = programs;
+  } catch (e) {
+    if (e instanceof ProgramFlagError) return fail(e.message);
+    throw e;
   }
   const known: string[] = [];
   for (const flag of ['known-validator', 'trusted-validator'] as const) {

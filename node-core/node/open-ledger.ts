@@ -18,6 +18,7 @@ import { createRelayerKey, readRelayerKey } from '../evm/relayer-key.ts';
 import { openLmdbStore } from '../store/lmdb-store.ts';
 import type { Store } from '../store/store.ts';
 import type { NodeOptions } from './options.ts';
+import { programAccounts } from './program-flags.ts';
 
 /** Every key a node holds: the native ledger's, the EVM dev accounts, and the relayer of EVM transactions. */
 export interface NodeKeys extends LedgerKeys {
@@ -39,7 +40,7 @@ export interface OpenedLedger {
   close(): Promise<void>;
 }
 
-type LedgerOptions = Pick<NodeOptions, 'ledger' | 'reset' | 'mnemonic' | 'slotMs' | 'slotsPerEpoch' | 'devAccountLamports' | 'evmChainId' | 'accounts'>;
+type LedgerOptions = Pick<NodeOptions, 'ledger' | 'reset' | 'mnemonic' | 'slotMs' | 'slotsPerEpoch' | 'devAccountLamports' | 'evmChainId' | 'accounts' | 'programs'>;
 
 export async function openLedger(options: LedgerOptions): Promise<OpenedLedger> {
   prepareLedgerFolder(options.ledger, options.reset);
@@ -85,7 +86,8 @@ async function createLedger(store: Store, options: LedgerOptions): Promise<Genes
     slotMs: options.slotMs,
     slotsPerEpoch: options.slotsPerEpoch,
     devAccountLamports: options.devAccountLamports,
-    extraAccounts: options.accounts,
+    // As the test validator: account files first, then the programs (deployed at slot 0) over them.
+    extraAccounts: [...(options.accounts ?? []), ...programAccounts(options.programs ?? [], DEFAULT_RENT, 0)],
     extensions: [evm],
   });
   const hash = genesisHashOf(made.config);

@@ -1,5 +1,6 @@
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
+import type { ProgramToLoad } from './program-flags.ts';
 /** Everything that configures one running node; the CLI, the tests and Electron all build one of these. */
 export interface NodeOptions {
   /** HTTP JSON-RPC port (0 = any free port). */
@@ -32,6 +33,12 @@ export interface NodeOptions {
   rpcAllowedHosts: string[];
   /** Accounts to load (--account, --account-dir): into a new genesis, or over an existing ledger's at start. */
   accounts?: Array<{ address: Address; account: Account }>;
+  /**
+   * Programs to put in place (--bpf-program, --upgradeable-program), as solana-test-validator does:
+   * into a new genesis (deployed at slot 0), or over an existing ledger's accounts at start. They
+   * come after `accounts`, so a program wins over an account file at the same address.
+   */
+  programs?: ProgramToLoad[];
   /** JSON-RPC URLs of known validators: the health check compares the node's slot with theirs. */
   knownValidators?: string[];
   /** How often the known validators are polled (default 1 s). */

@@ -9,7 +9,7 @@ import type { Chain } from '../ledger/chain.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { ledgerFiles, precompileGenesisAccounts } from '../ledger/genesis.ts';
 import { LedgerStateError, openChain } from '../ledger/open-chain.ts';
-import type { Account } from '../runtime/account.ts';
+import { markRentExempt, type Account } from '../runtime/account.ts';
 import { builtinPrograms } from '../runtime/programs/index.ts';
 import { EVM_PROGRAM_ID } from '../evm/constants.ts';
 import { createEvmProgram, EVM_EXTENSION } from '../evm/program.ts';
@@ -28,6 +28,7 @@ import { EXPLORER_PATH } from '../transport/explorer-static.ts';
 import { startEvmEndpoint, startPubsubEndpoint, startRpcEndpoint } from './endpoints.ts';
 import { openLedger, type NodeKeys } from './open-ledger.ts';
 import type { NodeOptions } from './options.ts';
+import { programAccounts } from './program-flags.ts';
 
 export const NODE_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
@@ -178,10 +179,19 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
   }
 }
 
-/** What an existing ledger gets at start: the precompile accounts it predates, then the --account files. */
+/**
+ * What an existing ledger gets at start: the precompile accounts it predates, then the --account
+ * files, then the programs of --bpf-program and --upgradeable-program, deployed at the last stored
+ * slot (invocable from the first new one, as a genesis program is from slot 1) and rent-exempt as
+ * the genesis ones are once loaded.
+ */
 function startAccounts(chain: Chain, options: NodeOptions): Array<{ address: string; account: Account }> {
   const missing = precompileGenesisAccounts()
     .filter((g) => !chain.getAccount(g.address, 'processed'))
     .map((g) => ({ address: g.address, account: { lamports: g.lamports, data: new Uint8Array(0), owner: g.owner, executable: g.executable, rentEpoch: 0 } }));
-  return [...missing, ...(options.accounts ?? [])];
+  const programs = programAccounts(options.programs ?? [], chain.genesis.rent, chain.confirmedSlot).map(({ address, account }) => ({
+    address,
+    account: markRentExempt(account, chain.genesis.rent),
+  }));
+  return [...missing, ...(options.accounts ?? []), ...programs];
 }

@@ -214,3 +214,31 @@ describe('parseCommandLine: bad start flags name the flag', () => {
     error(['start', '--rpc-pubsub-port', '8899'], '--rpc-pubsub-port must differ from --rpc-port');
   });
 });
+
+describe('parseCommandLine: --bpf-program and --upgradeable-program', () => {
+  const noop = path.resolve('test/fixtures/sbf/noop.so');
+  const [a, b, auth] = ['3xTygm1mZ1dF2ndoSKdtqUBFZaqgeaDVCoW1ra5XwudF', 'SysvarC1ock11111111111111111111111111111111', 'Vote111111111111111111111111111111111111111'];
+
+  test('in the help, with their values', () => {
+    assert.ok(HELP_TEXT.includes('--bpf-program ADDRESS_OR_KEYPAIR PROGRAM.so'));
+    assert.ok(HELP_TEXT.includes('--upgradeable-program ADDRESS_OR_KEYPAIR PROGRAM.so UPGRADE_AUTHORITY'));
+  });
+
+  test('repeatable, in order, among other flags; none and --bpf-program both mean the default authority', () => {
+    const o = start('--bpf-program', a, noop, '--quiet', '--upgradeable-program', b, noop, auth, '--upgradeable-program', a, noop, 'none', '--slot-ms', '100');
+    assert.deepEqual(o.programs!.map((p) => [p.flag, p.programId, p.upgradeAuthority, p.file, p.elf.length]), [
+      ['--bpf-program', a, '11111111111111111111111111111111', noop, 1592],
+      ['--upgradeable-program', b, auth, noop, 1592],
+      ['--upgradeable-program', a, '11111111111111111111111111111111', noop, 1592],
+    ]);
+    assert.equal(o.quiet, true);
+    assert.equal(o.slotMs, 100);
+    assert.equal(start().programs, undefined);
+  });
+
+  test('too few values, or a value that is a flag', () => {
+    error(['start', '--bpf-program'], '--bpf-program needs ADDRESS_OR_KEYPAIR and PROGRAM.so');
+    error(['start', '--upgradeable-program', a, noop, '--quiet'], '--upgradeable-program needs ADDRESS_OR_KEYPAIR, PROGRAM.so and UPGRADE_AUTHORITY');
+    error(['start', `--upgradeable-program=${a}`, noop, 'none'], '--upgradeable-program takes 3 values');
+  });
+});
