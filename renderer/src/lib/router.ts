@@ -8,6 +8,7 @@ export type Route =
   | { page: 'block'; slot: number }
   | { page: 'transaction'; signature: string }
   | { page: 'account'; address: string }
+  | { page: 'program'; address: string }
   | { page: 'evm-blocks' }
   | { page: 'evm-block'; id: string }
   | { page: 'evm-transaction'; hash: string }
@@ -27,6 +28,7 @@ export function matchRoute(path: string): Route {
   if ((m = /^\/block\/(\d+)$/.exec(p))) return { page: 'block', slot: Number(m[1]) };
   if ((m = /^\/tx\/([1-9A-HJ-NP-Za-km-z]{64,90})$/.exec(p))) return { page: 'transaction', signature: m[1]! };
   if ((m = /^\/address\/([1-9A-HJ-NP-Za-km-z]{32,44})$/.exec(p))) return { page: 'account', address: m[1]! };
+  if ((m = /^\/program\/([1-9A-HJ-NP-Za-km-z]{32,44})$/.exec(p))) return { page: 'program', address: m[1]! };
   if (p === '/evm/blocks') return { page: 'evm-blocks' };
   if ((m = /^\/evm\/block\/(\d+|0x[0-9a-fA-F]{64})$/.exec(p))) return { page: 'evm-block', id: m[1]!.toLowerCase() };
   if ((m = /^\/evm\/tx\/(0x[0-9a-fA-F]{64})$/.exec(p))) return { page: 'evm-transaction', hash: m[1]!.toLowerCase() };
