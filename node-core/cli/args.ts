@@ -193,7 +193,7 @@ function parseStart(argv: string[]): CommandLine {
     const withValue = eq > 0 ? a.slice(0, eq) : null;
     if (withValue !== null && Object.hasOwn(MULTI_VALUE_FLAGS, withValue)) {
       const spec = MULTI_VALUE_FLAGS[withValue]!;
-      return fail(`${withValue} takes ${spec.values.length} values: ${withValue} ${spec.values.join(' ')} ${SEE_HELP}`);
+      return fail(`${withValue} takes ${spec.values.length === 2 ? 'two' : 'three'} values: ${withValue} ${spec.values.join(' ')} ${SEE_HELP}`);
     }
     const spec = Object.hasOwn(MULTI_VALUE_FLAGS, a) ? MULTI_VALUE_FLAGS[a] : undefined;
     if (!spec) {

@@ -181,7 +181,7 @@ describe('--bpf-program and --upgradeable-program', () => {
       [['--upgradeable-program', someAddress, NOOP], /--upgradeable-program needs ADDRESS_OR_KEYPAIR, PROGRAM\.so and UPGRADE_AUTHORITY/],
       [['--bpf-program', someAddress], /--bpf-program needs ADDRESS_OR_KEYPAIR and PROGRAM\.so/],
       [['--bpf-program', someAddress, '--reset'], /--bpf-program needs ADDRESS_OR_KEYPAIR and PROGRAM\.so/],
-      [[`--bpf-program=${someAddress}`, NOOP], /--bpf-program takes 2 values/],
+      [[`--bpf-program=${someAddress}`, NOOP], /--bpf-program takes two values/],
     ];
     const parent = tempLedger();
     const ledger = path.join(parent, 'never-made');

@@ -239,6 +239,6 @@ describe('parseCommandLine: --bpf-program and --upgradeable-program', () => {
   test('too few values, or a value that is a flag', () => {
     error(['start', '--bpf-program'], '--bpf-program needs ADDRESS_OR_KEYPAIR and PROGRAM.so');
     error(['start', '--upgradeable-program', a, noop, '--quiet'], '--upgradeable-program needs ADDRESS_OR_KEYPAIR, PROGRAM.so and UPGRADE_AUTHORITY');
-    error(['start', `--upgradeable-program=${a}`, noop, 'none'], '--upgradeable-program takes 3 values');
+    error(['start', `--upgradeable-program=${a}`, noop, 'none'], '--upgradeable-program takes three values');
   });
 });
