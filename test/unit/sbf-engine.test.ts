@@ -17,6 +17,9 @@ import { COMPUTE_BUDGET_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { BPF_LOADER_UPGRADEABLE_ID, encodeUpgradeableState, programDataAddress, programDataBytes } from '../../node-core/runtime/programs/bpf-loader/upgradeable-state.ts';
 import { SYSVAR_CLOCK_ID, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
+import { findProgramAddress } from '../../node-core/common/pda.ts';
+import { addressToBytes, BPF_LOADER_2_ID } from '../../node-core/common/pubkey.ts';
+import { MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../../node-core/runtime/programs/token/state.ts';
 
 const FIXTURES = new URL('../fixtures/sbf/', import.meta.url);
 const elf = (name: string) => new Uint8Array(readFileSync(new URL(name, FIXTURES)));
@@ -174,5 +177,41 @@ describe('sBPF engine in the executor', () => {
       assert.deepEqual(a.err, { InstructionError: [0, { Custom: 42 }] });
       assert.deepEqual(b.err, { InstructionError: [0, { Custom: 43 }] });
     }
+  });
+
+  it('the ATA program deployed at another address CPIs into System with a PDA signer and into Token (the real SPL Token 3.5.0 inside the engine)', () => {
+    const w = new World();
+    w.accounts.set(TOKEN_PROGRAM_ID, { lamports: 1, data: new Uint8Array(0), owner: BPF_LOADER_2_ID, executable: true, rentEpoch: 0 });
+    w.accounts.set(NATIVE_MINT, { lamports: minimumBalanceForRentExemption(DEFAULT_RENT, MINT_LEN), data: nativeMintData(), owner: TOKEN_PROGRAM_ID, executable: false, rentEpoch: 0 });
+    const ata = w.deploy(elf('spl_associated_token_account-1.1.1.so'), 0);
+    const wallet = generateKeypair().address;
+    const associated = findProgramAddress([addressToBytes(wallet), addressToBytes(TOKEN_PROGRAM_ID), addressToBytes(NATIVE_MINT)], ata).address;
+    const r = w.run(sysvarsAt(10), [
+      {
+        programId: ata,
+        accounts: [
+          { key: w.payer.address, signer: true, writable: true },
+          { key: associated, writable: true },
+          { key: wallet },
+          { key: NATIVE_MINT },
+          { key: SYSTEM_PROGRAM_ID },
+          { key: TOKEN_PROGRAM_ID },
+        ],
+        data: [],
+      },
+    ]);
+    assert.equal(r.err, null, r.logs.join('\n'));
+    const created = w.accounts.get(associated)!;
+    assert.equal(created.owner, TOKEN_PROGRAM_ID);
+    assert.equal(created.data.length, 165);
+    assert.deepEqual(created.data.subarray(0, 32), addressToBytes(NATIVE_MINT));
+    assert.deepEqual(created.data.subarray(32, 64), addressToBytes(wallet));
+    assert.ok(r.logs.includes('Program log: Create'));
+    // SPL Token 3.5.0's own log lines, not LiteSVM's pinocchio build (which logs none).
+    assert.ok(r.logs.includes('Program log: Instruction: InitializeAccount3'));
+    const inner = r.innerInstructions[0]!.instructions;
+    assert.ok(inner.some((ix) => r.accountKeys[ix.programIdIndex] === SYSTEM_PROGRAM_ID && ix.stackHeight === 2));
+    assert.ok(inner.some((ix) => r.accountKeys[ix.programIdIndex] === TOKEN_PROGRAM_ID && ix.stackHeight === 2));
+    assert.equal(r.returnData, null);
   });
 });
