@@ -53,7 +53,13 @@ async function benchNode(): Promise<{ transfers: number; invocations: number }> 
   const node = await startNodeProcess();
   try {
     const deployer = new Deployer(node.rpcUrl, await createKeyPairSignerFromBytes(node.faucet.secretKey));
-    const { program } = await deployer.deploy(NOOP, await generateKeyPairSigner());
+    const { program, result } = await deployer.deploy(NOOP, await generateKeyPairSigner());
+    // Preflight runs at `finalized` by default: wait until that bank runs the program too.
+    for (;;) {
+      const finalized: number = await rpcCall(node.rpcUrl, 'getSlot', [{ commitment: 'finalized' }]);
+      if (finalized > result.slot) break;
+      await sleep(20);
+    }
     const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
     const transferWires = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count: COUNT });
     const invokeWires = presignInvocations(node.faucet, program, value.blockhash, COUNT);
