@@ -3,6 +3,7 @@
  * and the Electron main process. It opens (or creates) the ledger, builds the chain with the EVM space
  * beside it, the RPC method tables and PubSub, starts the endpoints and the slot clock.
  */
+import { sbfEngineAvailability } from '../runtime/sbf/load-engine.ts';
 import { createRequire } from 'node:module';
 import { sha256 } from '../common/hash.ts';
 import type { Chain } from '../ledger/chain.ts';
@@ -91,6 +92,9 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
 
     // The RPC method tables and their contexts.
     const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION };
+    // The sBPF engine loads here, once: where it cannot, the node runs its builtins and says why.
+    const sbf = sbfEngineAvailability();
+    if (!sbf.available && !options.quiet) console.log(`deployed programs cannot run on this node: ${sbf.reason}`);
     const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '' };
     // eth_* are answered on the native port too, as on Velas's validator.
     const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));

@@ -17,6 +17,9 @@ import { Invocations, type InnerInstructions } from './invoke.ts';
 import { collectTokenBalances, type TokenBalance } from './token-balances.ts';
 import type { ReturnData } from './program.ts';
 import { precompileSignatureCount } from './programs/precompiles/index.ts';
+import { executeOnEngine } from './sbf/engine-execution.ts';
+import { SbfEngine } from './sbf/engine.ts';
+import { ENGINE_BUILTIN_PROGRAM_IDS, isEngineProgram, runsOnEngine } from './sbf/routing.ts';
 
 export interface ExecutionEnv {
   /** An account of the bank (sysvars included), or null when it does not exist. */
@@ -154,6 +157,8 @@ function checkPrograms(tx: Transaction, env: ExecutionEnv): void {
     const programId = keys[ix.programIdIndex]!;
     if (env.programs.has(programId)) continue;
     const account = env.readAccount(programId);
+    // Deployed programs and the BPF loaders run on the sBPF engine (runtime/sbf/).
+    if (isEngineProgram(programId, account, env.programs)) continue;
     if (!account) throw new TransactionError('ProgramAccountNotFound');
     throw new TransactionError('InvalidProgramForExecution');
   }
@@ -278,7 +283,9 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   const loadedAddresses = loadMessageAddresses(tx.message, env.readAccount, env.sysvars);
   const keys = messageAccountKeys(tx.message, loadedAddresses);
   validateAccountLocks(keys);
-  const budget = computeBudgetOf(tx.message);
+  // A transaction for a deployed program runs on the sBPF engine as a whole (runtime/sbf/), with the engine's compute budget.
+  const onEngine = runsOnEngine(tx.message, env.readAccount, env.programs);
+  const budget = computeBudgetOf(tx.message, onEngine ? ENGINE_BUILTIN_PROGRAM_IDS : undefined);
   const fee = transactionFee(tx, budget, env.sysvars.lamportsPerSignature);
   const payerKey = tx.message.accountKeys[0]!;
   const payerBefore = env.readAccount(payerKey);
@@ -297,7 +304,22 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   const invocations = new Invocations({ keys: loaded.keys, programs: env.programs, log: (line) => logs.push(line), remainingUnits: () => budget.unitLimit - unitsUsed, verify: verifyAccount });
 
   const m = tx.message;
-  for (let ixIndex = 0; ixIndex < m.instructions.length && err === null; ixIndex++) {
+  const engine = onEngine
+    ? executeOnEngine({ tx, keys: loaded.keys, chargedPayer, engineFee: transactionFee(tx, budget, SbfEngine.LAMPORTS_PER_SIGNATURE), read: env.readAccount, sysvars: env.sysvars, programs: env.programs })
+    : null;
+  if (engine) {
+    for (const line of engine.logs) logs.lines.push(line); // the engine applies Agave's log limit itself
+    unitsUsed = engine.computeUnitsConsumed;
+    err = engine.err;
+    if (err === null) {
+      for (let i = 0; i < loaded.keys.length; i++) loaded.accounts[i] = engine.post.get(loaded.keys[i]!) ?? loaded.accounts[i]!;
+      // The engine advanced a durable nonce with its own blockhash: the nonce takes the bank's, as the System program here writes it.
+      const nonce = env.durableNonce ? advancedNonceAfterFailure(tx, env, chargedPayer, loaded) : null;
+      const nonceIndex = nonce ? loaded.keys.indexOf(nonce[0]) : -1;
+      if (nonce && nonceIndex >= 0) loaded.accounts[nonceIndex]!.data = nonce[1].data;
+    }
+  }
+  for (let ixIndex = 0; ixIndex < m.instructions.length && err === null && !engine; ixIndex++) {
     const ix = m.instructions[ixIndex]!;
     const programId = m.accountKeys[ix.programIdIndex]!;
     const program = env.programs.get(programId)!;
@@ -414,8 +436,8 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
     postBalances,
     computeUnitsConsumed: unitsUsed,
     writes,
-    innerInstructions: invocations.inner,
-    returnData: invocations.finalReturnData(),
+    innerInstructions: engine ? engine.innerInstructions : invocations.inner,
+    returnData: engine ? engine.returnData : invocations.finalReturnData(),
     preTokenBalances,
     postTokenBalances: err === null ? tokenBalances(loaded.accounts) : preTokenBalances,
   };

@@ -550,9 +550,16 @@ describe('program accounts', () => {
     assert.equal(thrown(() => new World().run(tx([ix(addr(40))]))), 'ProgramAccountNotFound');
   });
 
-  test('an executable account with no builtin behind it: InvalidProgramForExecution', () => {
-    const world = new World().set(addr(41), { lamports: 1, data: new Uint8Array(0), owner: BPF_LOADER_2_ID, executable: true, rentEpoch: 0 });
+  test('an executable account of no loader and no builtin: InvalidProgramForExecution', () => {
+    const world = new World().set(addr(41), { lamports: 1, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: true, rentEpoch: 0 });
     assert.equal(thrown(() => world.run(tx([ix(addr(41))]))), 'InvalidProgramForExecution');
+  });
+
+  test('a BPF Loader 2 account whose ELF does not verify goes to the sBPF engine, which answers as Agave: not deployed', () => {
+    const world = new World().set(addr(43), { lamports: 1, data: new Uint8Array(0), owner: BPF_LOADER_2_ID, executable: true, rentEpoch: 0 });
+    const r = world.run(tx([ix(addr(43))]));
+    assert.deepEqual(r.err, { InstructionError: [0, 'UnsupportedProgramId'] });
+    assert.ok(r.logs.includes('Program is not deployed'));
   });
 
   test('a plain account as a program: InvalidProgramForExecution', () => {

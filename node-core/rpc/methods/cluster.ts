@@ -7,6 +7,7 @@ import { invalidParams, noSnapshot } from '../errors.ts';
 import { healthError } from '../health.ts';
 import { address, commitment, commitmentConfig, config, optional, required, u64 } from '../params.ts';
 import { method } from './method.ts';
+import { sbfEngineStatus } from '../../runtime/sbf/load-engine.ts';
 
 const MAX_SLOT_LEADERS_LIMIT = 5_000;
 const MAX_PERFORMANCE_SAMPLES = 720;
@@ -27,8 +28,8 @@ export const getGenesisHash = method([], (_, ctx) => ctx.chain.genesisHash);
 
 export const getIdentity = method([], (_, ctx) => ({ identity: ctx.identity }));
 
-/** `node-core` is Isthmus's own version beside the Solana generation it answers as. */
-export const getVersion = method([], (_, ctx) => ({ 'solana-core': SOLANA_RPC_COMPATIBILITY, 'feature-set': ctx.featureSet, 'node-core': ctx.version }));
+/** `node-core` is Isthmus's own version beside the Solana generation it answers as; `isthmus_sbfEngine` runs deployed programs (or why it cannot). */
+export const getVersion = method([], (_, ctx) => ({ 'solana-core': SOLANA_RPC_COMPATIBILITY, 'feature-set': ctx.featureSet, 'node-core': ctx.version, isthmus_sbfEngine: sbfEngineStatus() }));
 
 /** `ok`, or -32005 when the node is behind its known validators or none of them answers (rpc/health.ts). */
 export const getHealth = method([], (_, ctx) => {

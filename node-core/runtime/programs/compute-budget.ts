@@ -10,6 +10,8 @@ import type { Message } from '../wire.ts';
 
 export const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000;
 export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
+/** What Agave reserves per builtin instruction (reserve_minimal_cus_for_builtin_instructions), when the caller names the builtins. */
+export const MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT = 3_000;
 export const MAX_HEAP_FRAME_BYTES = 256 * 1024;
 export const MIN_HEAP_FRAME_BYTES = 32 * 1024;
 const MICRO_LAMPORTS_PER_LAMPORT = 1_000_000n;
@@ -82,15 +84,18 @@ export function encodeComputeBudgetInstruction(ix: ComputeBudgetInstruction): Ui
  * The transaction's budget from its Compute Budget instructions (process_compute_budget_instructions).
  * Throws TransactionError for malformed or repeated instructions.
  */
-export function computeBudgetOf(message: Message): ComputeBudget {
+export function computeBudgetOf(message: Message, builtins?: ReadonlySet<string>): ComputeBudget {
   let unitLimit: number | null = null;
   let unitPrice: bigint | null = null;
   let heapFrameBytes: number | null = null;
   let loaded: number | null = null;
   let otherInstructions = 0;
+  let builtinInstructions = 0;
   message.instructions.forEach((ix, i) => {
-    if (message.accountKeys[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM_ID) {
-      otherInstructions++;
+    const programId = message.accountKeys[ix.programIdIndex]!;
+    if (builtins?.has(programId)) builtinInstructions++;
+    if (programId !== COMPUTE_BUDGET_PROGRAM_ID) {
+      if (!builtins?.has(programId)) otherInstructions++;
       return;
     }
     const decoded = decodeComputeBudgetInstruction(ix.data);
@@ -119,7 +124,7 @@ export function computeBudgetOf(message: Message): ComputeBudget {
         break;
     }
   });
-  const defaultLimit = Math.min(otherInstructions * DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT, MAX_COMPUTE_UNIT_LIMIT);
+  const defaultLimit = Math.min(otherInstructions * DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT + builtinInstructions * MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT, MAX_COMPUTE_UNIT_LIMIT);
   return {
     unitLimit: Math.min(unitLimit ?? defaultLimit, MAX_COMPUTE_UNIT_LIMIT),
     unitPrice: unitPrice ?? 0n,

@@ -1,0 +1,244 @@
+/**
+ * The sBPF engine: one LiteSVM instance (Agave's SVM in-process) used as a scratch machine. Before a
+ * transaction runs, the accounts it touches are copied in from the bank and the sysvars set from it;
+ * the transaction is simulated (so the engine keeps nothing of its own) and its outcome mapped back by
+ * the executor. Signatures, blockhashes, fees, the status cache and the ledger stay the node's.
+ *
+ * Compiling happens when an executable account is set (litesvm's set_account loads the program into
+ * its cache, reading the programdata at that moment; setting a programdata account later does not
+ * recompile). So each program is set once per content: the engine remembers what it compiled each
+ * program from and re-sets the program only when that changed (a deploy, an upgrade, a bank of another
+ * commitment with older bytes), which keeps an old bank from running newer code.
+ *
+ * Agave's visibility rules LiteSVM lacks are imposed the same way: a program whose programdata was
+ * written in the current slot (deploy, upgrade, extend) or that has no programdata left (closed) is set
+ * while the engine's programdata is empty, so the engine's loader answers as Agave's does for a
+ * DelayVisibility or Closed cache entry: `Program is not deployed`, UnsupportedProgramId.
+ */
+import { readFileSync } from 'node:fs';
+import { BPF_LOADER_2_ID, SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress, type Address } from '../../common/pubkey.ts';
+import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../account.ts';
+import type { Sysvars } from '../sysvars.ts';
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../programs/token/state.ts';
+import { BPF_LOADER_UPGRADEABLE_ID, PROGRAMDATA_METADATA_SIZE, decodeUpgradeableState, encodeUpgradeableState, programDataAddress } from '../programs/bpf-loader/upgradeable-state.ts';
+import type { LiteSvmBinding } from './load-engine.ts';
+
+type LiteSvm = InstanceType<LiteSvmBinding['LiteSvm']>;
+type EngineAccount = InstanceType<LiteSvmBinding['Account']>;
+
+const U64_MAX = (1n << 64n) - 1n;
+const SYSTEM_BYTES = addressToBytes(SYSTEM_PROGRAM_ID);
+const UPGRADEABLE_BYTES = addressToBytes(BPF_LOADER_UPGRADEABLE_ID);
+
+/** What the engine's cache holds for a program: compiled from these bytes, or set as not deployed. */
+type ProgramStamp = { kind: 'compiled'; bytes: Uint8Array } | { kind: 'notDeployed' };
+
+export interface EngineRun {
+  ok: boolean;
+  /** The engine's error object when !ok (engine-errors.ts maps it). */
+  err: unknown;
+  logs: string[];
+  computeUnitsConsumed: number;
+  innerInstructions: Array<Array<{ programIdIndex: number; accounts: number[]; data: Uint8Array; stackHeight: number }>>;
+  returnData: { programId: Address; data: Uint8Array } | null;
+  /** Accounts after the transaction (present when it succeeded). */
+  postAccounts: Map<Address, Account>;
+}
+
+/** Where the programs of the engine come from: the bank's accounts, by address. */
+export type ReadAccount = (address: Address) => Account | null;
+
+/**
+ * The deployment state of an upgradeable program in a bank: its programdata account and whether Agave
+ * would run it in `slot` (deployed in an earlier slot). Null when `account` is no upgradeable Program.
+ */
+export function upgradeableProgramState(account: Account, read: ReadAccount, slot: number): { programData: Address; runnable: boolean } | null {
+  if (account.owner !== BPF_LOADER_UPGRADEABLE_ID || !account.executable) return null;
+  let state;
+  try {
+    state = decodeUpgradeableState(account.data);
+  } catch {
+    return null;
+  }
+  if (state.kind !== 'program') return null;
+  const pd = read(state.programData);
+  let runnable = false;
+  if (pd && pd.owner === BPF_LOADER_UPGRADEABLE_ID && pd.data.length > PROGRAMDATA_METADATA_SIZE) {
+    try {
+      const pdState = decodeUpgradeableState(pd.data);
+      runnable = pdState.kind === 'programData' && pdState.slot < slot;
+    } catch {
+      runnable = false;
+    }
+  }
+  return { programData: state.programData, runnable };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
+}
+
+function assetBytes(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(new URL(`./assets/${name}`, import.meta.url)));
+}
+
+export class SbfEngine {
+  private readonly svm: LiteSvm;
+  private readonly programs = new Map<Address, ProgramStamp>();
+  private sysvarsSet: Sysvars | null = null;
+  private clockKey = '';
+  /** Programs that run as the node's builtins at top level and as these real builds inside the engine. */
+  static readonly ENGINE_OWNED = new Set<Address>([TOKEN_PROGRAM_ID, ASSOCIATED_TOKEN_PROGRAM_ID]);
+
+  constructor(private readonly binding: LiteSvmBinding) {
+    const svm = new binding.LiteSvm();
+    svm.setSigverify(false);
+    svm.setBlockhashCheck(false);
+    svm.setTransactionHistory(0n);
+    // The SPL builds solana-test-validator runs at these addresses, not LiteSVM's own (assets/README.md).
+    svm.addProgramWithLoader(addressToBytes(TOKEN_PROGRAM_ID), assetBytes('spl_token-3.5.0.so'), addressToBytes(BPF_LOADER_2_ID));
+    svm.addProgramWithLoader(addressToBytes(ASSOCIATED_TOKEN_PROGRAM_ID), assetBytes('spl_associated_token_account-1.1.1.so'), addressToBytes(BPF_LOADER_2_ID));
+    this.svm = svm;
+  }
+
+  /** The fee the engine charges (its lamports per signature is Agave's default); the executor compensates it. */
+  static readonly LAMPORTS_PER_SIGNATURE = 5000;
+
+  private toEngine(a: Account): EngineAccount {
+    const rentEpoch = a.rentEpoch >= RENT_EXEMPT_RENT_EPOCH ? U64_MAX : BigInt(a.rentEpoch);
+    return new this.binding.Account(BigInt(a.lamports), a.data, addressToBytes(a.owner), a.executable, rentEpoch);
+  }
+
+  private setRaw(address: Address, a: Account | null): void {
+    const account = a ?? { lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 };
+    this.svm.setAccount(addressToBytes(address), this.toEngine(account));
+  }
+
+  private setEmpty(address: Address): void {
+    this.svm.setAccount(addressToBytes(address), new this.binding.Account(0n, new Uint8Array(0), SYSTEM_BYTES, false, 0n));
+  }
+
+  /** Sets the engine's sysvars from the bank's (only what changed since the last transaction). */
+  setSysvars(s: Sysvars): void {
+    if (this.sysvarsSet === s) return;
+    const c = s.clock;
+    const clockKey = `${c.slot}/${c.unixTimestamp}/${c.epoch}/${c.epochStartTimestamp}/${c.leaderScheduleEpoch}`;
+    const b = this.binding;
+    if (clockKey !== this.clockKey) {
+      this.svm.warpToSlot(BigInt(c.slot));
+      this.svm.setClock(new b.Clock(BigInt(c.slot), BigInt(c.epochStartTimestamp), BigInt(c.epoch), BigInt(c.leaderScheduleEpoch), BigInt(c.unixTimestamp)));
+      this.clockKey = clockKey;
+    }
+    const prev = this.sysvarsSet;
+    if (!prev || prev.rent !== s.rent) this.svm.setRent(new b.Rent(BigInt(s.rent.lamportsPerByteYear), s.rent.exemptionThreshold, s.rent.burnPercent));
+    const e = s.epochSchedule;
+    if (!prev || prev.epochSchedule !== e) {
+      this.svm.setEpochSchedule(new b.EpochSchedule(BigInt(e.slotsPerEpoch), BigInt(e.leaderScheduleSlotOffset), e.warmup, BigInt(e.firstNormalEpoch), BigInt(e.firstNormalSlot)));
+    }
+    if (!prev || prev.slotHashes !== s.slotHashes) this.svm.setSlotHashes(s.slotHashes.map(([slot, hash]) => ({ slot: BigInt(slot), hash })));
+    if (!prev || prev.stakeHistory !== s.stakeHistory) {
+      const history = new b.StakeHistory();
+      for (const [epoch, entry] of s.stakeHistory ?? []) history.add(BigInt(epoch), new b.StakeHistoryEntry(BigInt(entry.effective), BigInt(entry.activating), BigInt(entry.deactivating)));
+      this.svm.setStakeHistory(history);
+    }
+    this.sysvarsSet = s;
+  }
+
+  /**
+   * Copies `addresses` from the bank into the engine (an absent account as an empty one), with the
+   * programdata of every upgradeable program among them. `skip` are addresses the engine serves itself
+   * (builtins, sysvars). `slot` is the bank's, for the one-slot delay.
+   */
+  load(addresses: readonly Address[], read: ReadAccount, skip: (address: Address) => boolean, slot: number): void {
+    const programs: Array<[Address, Account]> = [];
+    for (const address of addresses) {
+      if (skip(address)) continue;
+      const a = read(address);
+      if (a?.executable) programs.push([address, a]);
+      else {
+        if (this.programs.delete(address)) this.setEmpty(address); // a program no longer there
+        this.setRaw(address, a);
+      }
+    }
+    for (const [address, a] of programs) this.loadProgram(address, a, read, slot);
+  }
+
+  private loadProgram(address: Address, account: Account, read: ReadAccount, slot: number): void {
+    const upgradeable = upgradeableProgramState(account, read, slot);
+    const stamp = this.programs.get(address);
+    if (upgradeable) {
+      const pd = read(upgradeable.programData);
+      if (upgradeable.runnable) {
+        if (stamp?.kind === 'compiled' && sameBytes(stamp.bytes, pd!.data)) return this.setRaw(upgradeable.programData, pd);
+        this.setRaw(upgradeable.programData, pd);
+        this.setProgram(address, account, { kind: 'compiled', bytes: pd!.data.slice() });
+      } else {
+        if (stamp?.kind !== 'notDeployed') {
+          this.setEmpty(upgradeable.programData);
+          this.setProgram(address, account, { kind: 'notDeployed' });
+        }
+        this.setRaw(upgradeable.programData, pd);
+      }
+      return;
+    }
+    // A program of BPF Loader 2 or 1 holds its ELF itself.
+    if (stamp?.kind === 'compiled' && sameBytes(stamp.bytes, account.data)) return;
+    this.setProgram(address, account, { kind: 'compiled', bytes: account.data.slice() });
+  }
+
+  private setProgram(address: Address, account: Account, stamp: ProgramStamp): void {
+    try {
+      this.setRaw(address, account);
+      this.programs.set(address, stamp);
+    } catch {
+      // An ELF the engine refuses (a loader-2 account set by hand): Agave reports it as not deployed,
+      // and so does the engine for a program whose programdata does not exist.
+      const missing = programDataAddress(address);
+      this.setEmpty(missing);
+      this.svm.setAccount(addressToBytes(address), new this.binding.Account(BigInt(account.lamports), encodeUpgradeableState({ kind: 'program', programData: missing }), UPGRADEABLE_BYTES, true, 0n));
+      this.programs.set(address, { kind: 'notDeployed' });
+    }
+  }
+
+  /** Sets an account as is (the fee payer with the engine's fee added back). */
+  setAccount(address: Address, account: Account): void {
+    this.setRaw(address, account);
+  }
+
+  /** Runs the transaction (its wire bytes) on the engine, keeping nothing. */
+  simulate(wire: Uint8Array): EngineRun {
+    const r = this.svm.simulateVersionedTransaction(wire);
+    const failed = r instanceof this.binding.FailedTransactionMetadata;
+    const meta = r.meta();
+    const rd = meta.returnData();
+    const rdData = rd.data();
+    const postAccounts = new Map<Address, Account>();
+    if (!failed) {
+      for (const pa of (r as InstanceType<LiteSvmBinding['SimulatedTransactionInfo']>).postAccounts()) {
+        const a = pa.account();
+        const rentEpoch = a.rentEpoch();
+        postAccounts.set(bytesToAddress(pa.address), {
+          lamports: Number(a.lamports()),
+          data: new Uint8Array(a.data()),
+          owner: bytesToAddress(a.owner()),
+          executable: a.executable(),
+          rentEpoch: rentEpoch === U64_MAX ? RENT_EXEMPT_RENT_EPOCH : Number(rentEpoch),
+        });
+      }
+    }
+    return {
+      ok: !failed,
+      err: failed ? (r as InstanceType<LiteSvmBinding['FailedTransactionMetadata']>).err() : null,
+      logs: meta.logs(),
+      computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+      innerInstructions: meta.innerInstructions().map((list) =>
+        list.map((inner) => {
+          const ix = inner.instruction();
+          return { programIdIndex: ix.programIdIndex(), accounts: Array.from(ix.accounts()), data: new Uint8Array(ix.data()), stackHeight: inner.stackHeight() };
+        }),
+      ),
+      returnData: rdData.length === 0 ? null : { programId: bytesToAddress(rd.programId()), data: new Uint8Array(rdData) },
+      postAccounts,
+    };
+  }
+}
