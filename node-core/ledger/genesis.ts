@@ -24,6 +24,7 @@ import { generateKeypair, readKeypairFile, writeKeypairFile, type Keypair } from
 import { deriveDevKeypairs, generateMnemonic } from '../keys/mnemonic.ts';
 import { minimumBalanceForRentExemption, type Account } from '../runtime/account.ts';
 import { PRECOMPILE_IDS } from '../runtime/programs/precompiles/index.ts';
+import { BPF_LOADER_DEPRECATED_ID, BPF_LOADER_UPGRADEABLE_ID } from '../runtime/programs/bpf-loader/upgradeable-state.ts';
 import { fixedEpochSchedule } from './epoch.ts';
 import { ADDRESS_LOOKUP_TABLE_PROGRAM_ID } from '../runtime/programs/address-lookup-table/state.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, nativeMintData } from '../runtime/programs/token/state.ts';
@@ -69,6 +70,19 @@ export interface GenesisParams {
 
 /** The signature-verification precompiles' accounts, as Agave's genesis has them: empty, executable, 1 lamport. */
 export const precompileGenesisAccounts = (): GenesisAccount[] => [...PRECOMPILE_IDS].map((id) => account(id, 1, NATIVE_LOADER_ID, new Uint8Array(0), true));
+
+/** The BPF loaders' accounts, as Agave's builtins: the native loader's, executable, 1 lamport, the builtin's name as data. */
+export const loaderGenesisAccounts = (): GenesisAccount[] =>
+  (
+    [
+      [BPF_LOADER_DEPRECATED_ID, 'solana_bpf_loader_deprecated_program'],
+      [BPF_LOADER_2_ID, 'solana_bpf_loader_program'],
+      [BPF_LOADER_UPGRADEABLE_ID, 'solana_bpf_loader_upgradeable_program'],
+    ] as const
+  ).map(([id, name]) => account(id, 1, NATIVE_LOADER_ID, new TextEncoder().encode(name), true));
+
+/** Builtin accounts a ledger made by an older version may lack: put in place at start when missing. */
+export const laterBuiltinGenesisAccounts = (): GenesisAccount[] => [...precompileGenesisAccounts(), ...loaderGenesisAccounts()];
 
 export interface LedgerKeys {
   faucet: Keypair;
@@ -136,7 +150,7 @@ export function createGenesis(p: GenesisParams): { config: GenesisConfig; keys: 
     ...devAccounts.map((k) => account(k.address, p.devAccountLamports, SYSTEM_PROGRAM_ID)),
   ];
   for (const ext of p.extensions ?? []) accounts.push(...ext.accounts);
-  accounts.push(...precompileGenesisAccounts());
+  accounts.push(...laterBuiltinGenesisAccounts());
   for (const { address, account: a } of p.extraAccounts ?? []) {
     const entry: GenesisAccount = { ...account(address, a.lamports, a.owner, a.data, a.executable), rentEpoch: a.rentEpoch };
     const at = accounts.findIndex((g) => g.address === address);

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { sha256 } from '../common/hash.ts';
 import type { Chain } from '../ledger/chain.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
-import { ledgerFiles, precompileGenesisAccounts } from '../ledger/genesis.ts';
+import { laterBuiltinGenesisAccounts, ledgerFiles } from '../ledger/genesis.ts';
 import { LedgerStateError, openChain } from '../ledger/open-chain.ts';
 import { markRentExempt, type Account } from '../runtime/account.ts';
 import { builtinPrograms } from '../runtime/programs/index.ts';
@@ -184,15 +184,15 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
 }
 
 /**
- * What an existing ledger gets at start: the precompile accounts it predates, then the --account
+ * What an existing ledger gets at start: the builtin accounts it predates (precompiles, loaders), then the --account
  * files, then the programs of --bpf-program and --upgradeable-program, deployed at the last stored
  * slot (invocable from the first new one, as a genesis program is from slot 1) and rent-exempt as
  * the genesis ones are once loaded.
  */
 function startAccounts(chain: Chain, options: NodeOptions): Array<{ address: string; account: Account }> {
-  const missing = precompileGenesisAccounts()
+  const missing = laterBuiltinGenesisAccounts()
     .filter((g) => !chain.getAccount(g.address, 'processed'))
-    .map((g) => ({ address: g.address, account: { lamports: g.lamports, data: new Uint8Array(0), owner: g.owner, executable: g.executable, rentEpoch: 0 } }));
+    .map((g) => ({ address: g.address, account: { lamports: g.lamports, data: new Uint8Array(Buffer.from(g.data, 'base64')), owner: g.owner, executable: g.executable, rentEpoch: 0 } }));
   const programs = programAccounts(options.programs ?? [], chain.genesis.rent, chain.confirmedSlot).map(({ address, account }) => ({
     address,
     account: markRentExempt(account, chain.genesis.rent),

@@ -109,7 +109,8 @@ describe('help and flag errors', () => {
       [['start', '--mnemonic', 'twelve words that are not a valid phrase at all really'], '--mnemonic'],
       [['bogus'], 'bogus'],
     ];
-    const results = await Promise.all(cases.map(([argv]) => runToExit([...argv, '--ledger', ledger])));
+    // The limit only stops a hung command: a refused command line loads no node and exits in about a second.
+    const results = await Promise.all(cases.map(([argv]) => runToExit([...argv, '--ledger', ledger], { timeoutMs: 120_000 })));
     results.forEach((r, i) => {
       const [argv, flag] = cases[i]!;
       assert.equal(r.code, 2, `${argv.join(' ')}: exit ${r.code}, stderr ${r.stderr}`);

@@ -28,6 +28,8 @@ describe('isthmus_* methods', () => {
     assert.equal(info.bridgeAddress, '0x56454c41532d434841494e000000000053574150');
     assert.equal(info.transferToNativeSelector, '0xb1d6927a');
     assert.equal(info.devAccountsAvailable, true);
+    assert.equal(info.sbfEngine.available, true);
+    assert.match(info.sbfEngine.detail, /^litesvm \d+\.\d+\.\d+$/);
     assert.equal((await rpc(node.rpcUrl, 'isthmus_getNodeInfo', ['extra'])).error.code, -32602);
   });
 

@@ -9,6 +9,7 @@ import { evmDerivationPath } from '../../keys/evm-keys.ts';
 import type { IsthmusNodeInfo, RpcContext } from '../context.ts';
 import { FORBIDDEN_ORIGIN, METHOD_NOT_FOUND, RpcError } from '../errors.ts';
 import { method } from './method.ts';
+import { sbfEngineAvailability, sbfEngineStatus } from '../../runtime/sbf/load-engine.ts';
 
 const info = (ctx: RpcContext): IsthmusNodeInfo => {
   if (!ctx.isthmus) throw new RpcError(METHOD_NOT_FOUND, 'isthmus_* methods are not available on this server');
@@ -44,6 +45,8 @@ export interface NodeInfoJson {
   weiPerLamport: string;
   /** Whether isthmus_getDevAccounts answers (only while the node listens on a loopback address). */
   devAccountsAvailable: boolean;
+  /** The engine that runs deployed sBPF programs, or why there is none on this platform. */
+  sbfEngine: { available: boolean; detail: string };
 }
 
 export const isthmus_getNodeInfo = method([], (_, ctx): NodeInfoJson => {
@@ -68,6 +71,7 @@ export const isthmus_getNodeInfo = method([], (_, ctx): NodeInfoJson => {
     transferToNativeSelector: `0x${TRANSFER_TO_NATIVE_SELECTOR}`,
     weiPerLamport: WEI_PER_LAMPORT.toString(),
     devAccountsAvailable: isLoopback(i.bindAddress),
+    sbfEngine: { available: sbfEngineAvailability().available, detail: sbfEngineStatus() },
   };
 });
 
