@@ -33,7 +33,7 @@ async function send(instructions: TransactionInstruction[]) {
   const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(...instructions);
   tx.sign(payer);
   const signature = await conn.sendRawTransaction(tx.serialize(), { skipPreflight: true });
-  const stored = await waitFor(() => conn.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: signature, timeoutMs: 60_000 });
+  const stored = (await waitFor(() => conn.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: signature, timeoutMs: 60_000 }))!;
   return { signature, stored };
 }
 

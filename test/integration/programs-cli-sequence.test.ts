@@ -120,7 +120,7 @@ async function sign(instructions: TransactionInstruction[], signers: Keypair[]):
 }
 
 async function confirmed(signature: string): Promise<Sent> {
-  const got = await waitFor(() => conn.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: `transaction ${signature}`, timeoutMs: 60_000 });
+  const got = (await waitFor(() => conn.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: `transaction ${signature}`, timeoutMs: 60_000 }))!;
   return { signature, slot: got.slot, err: got.meta!.err, fee: got.meta!.fee, logs: got.meta!.logMessages ?? [] };
 }
 

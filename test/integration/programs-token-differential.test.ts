@@ -71,7 +71,7 @@ async function send(instructions: TransactionInstruction[], signers: Keypair[]):
   const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(...instructions);
   tx.sign(payer, ...signers.filter((s) => !s.publicKey.equals(payer.publicKey)));
   const signature = await conn.sendRawTransaction(tx.serialize(), { skipPreflight: true });
-  const got = await waitFor(() => conn.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: `transaction ${signature}`, timeoutMs: 60_000 });
+  const got = (await waitFor(() => conn.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: `transaction ${signature}`, timeoutMs: 60_000 }))!;
   return { err: got.meta!.err, fee: got.meta!.fee, logs: got.meta!.logMessages ?? [] };
 }
 
@@ -235,7 +235,7 @@ describe('builtin Token vs SPL Token 3.5.0 deployed elsewhere: the same bytes an
       const tx = new Transaction({ feePayer: lonely.publicKey, recentBlockhash: blockhash }).add({ programId, keys: [], data: Buffer.alloc(0) });
       tx.sign(lonely);
       const sig = await conn.sendRawTransaction(tx.serialize(), { skipPreflight: true });
-      const got = await waitFor(() => conn.getTransaction(sig, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: sig, timeoutMs: 60_000 });
+      const got = (await waitFor(() => conn.getTransaction(sig, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }), { what: sig, timeoutMs: 60_000 }))!;
       errs.push(got.meta!.err);
     }
     assert.deepEqual(errs, [custom(0, 12), custom(0, 12)]);
