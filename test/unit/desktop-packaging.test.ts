@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/cli-process.ts';
 
 const read = (p: string) => fs.readFileSync(path.join(ROOT, p));
@@ -38,6 +39,17 @@ test('electron-builder.yml packs the bundle, the preload and the explorer, with 
   const icons = [...yml.matchAll(/icon: (\S+)/g)].map((m) => m[1]!);
   assert.deepEqual(icons, ['build-resources/icons', 'build-resources/icon.icns', 'build-resources/icon.ico']);
   for (const icon of icons) assert.ok(fs.existsSync(path.join(ROOT, icon)), icon);
+});
+
+test("electron-builder.yml packs the sBPF engine: litesvm's addon unpacked from the asar, the SPL builds it loads", () => {
+  const yml = read('electron-builder.yml').toString();
+  assert.match(yml, /asarUnpack:\n  - "node_modules\/litesvm-\*\/\*\*"\n/);
+  assert.ok(yml.includes('  - node-core/runtime/sbf/assets/*.so\n'));
+  // The bundle (dist/electron/main.mjs) reads them two folders up, at the same path under the root.
+  for (const so of ['spl_token-3.5.0.so', 'spl_associated_token_account-1.1.1.so']) {
+    assert.ok(fs.existsSync(fileURLToPath(new URL(`../../node-core/runtime/sbf/assets/${so}`, pathToFileURL(path.join(ROOT, 'dist/electron/main.mjs'))))), so);
+  }
+  assert.match(read('node-core/runtime/sbf/engine.ts').toString(), /new URL\('\.\.\/\.\.\/node-core\/runtime\/sbf\/assets\/', import\.meta\.url\)/);
 });
 
 test('the icons are real images of their sizes', () => {

@@ -15,7 +15,7 @@
  * while the engine's programdata is empty, so the engine's loader answers as Agave's does for a
  * DelayVisibility or Closed cache entry: `Program is not deployed`, UnsupportedProgramId.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { BPF_LOADER_2_ID, SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress, type Address } from '../../common/pubkey.ts';
 import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../account.ts';
 import type { Sysvars } from '../sysvars.ts';
@@ -78,8 +78,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
 }
 
+/**
+ * The SPL builds: beside this module in the sources; from the desktop bundle (dist/electron/main.mjs,
+ * two folders below the project root, where node-core/ is packaged as files) at the same place under the root.
+ */
+const ASSET_FOLDERS = [new URL('./assets/', import.meta.url), new URL('../../node-core/runtime/sbf/assets/', import.meta.url)];
+
 function assetBytes(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`./assets/${name}`, import.meta.url)));
+  const folder = ASSET_FOLDERS.find((f) => existsSync(new URL(name, f))) ?? ASSET_FOLDERS[0]!;
+  return new Uint8Array(readFileSync(new URL(name, folder)));
 }
 
 export class SbfEngine {
