@@ -24,12 +24,10 @@ import { type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import type { Transaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
 import { buildTransaction, signMessage, type InstructionSpec, type UnsignedMessage } from '../helpers/tx-builder.ts';
-import { liteSvmError } from '../helpers/litesvm-errors.ts';
+import { engineTransactionError } from '../../node-core/runtime/sbf/engine-errors.ts';
 
 const FUNDS = 10_000_000_000;
 const SLOT_HASH = bs58.encode(new Uint8Array(32).fill(7));
-/** LiteSVM's TransactionErrorFieldless numbering, for the errors compared here. */
-const TRANSACTION_ERRORS: Record<number, string> = { 1: 'AccountLoadedTwice', 21: 'TooManyAccountLocks', 22: 'AddressLookupTableNotFound', 23: 'InvalidAddressLookupTableOwner', 24: 'InvalidAddressLookupTableData', 25: 'InvalidAddressLookupTableIndex' };
 
 class Twin {
   readonly svm = new LiteSVM();
@@ -80,7 +78,7 @@ class Twin {
       ourErr = e.value;
     }
     const failed = 'err' in raw && typeof raw.err === 'function';
-    const theirErr = failed ? liteSvmError((raw as FailedTransactionMetadata).err(), TRANSACTION_ERRORS) : null;
+    const theirErr = failed ? engineTransactionError((raw as FailedTransactionMetadata).err()) : null;
     const what = `${tx.id}: ${ours?.logs.join(' | ')}`;
     assert.deepEqual(ourErr, theirErr, what);
     assert.equal(ourErr === null ? null : JSON.stringify(ourErr), expect, what);

@@ -30,7 +30,7 @@ import { encodeVoteState, incrementCredits, newVoteState, processNextVoteSlot } 
 import { SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { parseTransaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
-import { liteSvmError } from '../helpers/litesvm-errors.ts';
+import { engineTransactionError } from '../../node-core/runtime/sbf/engine-errors.ts';
 
 
 const kitIx = (ix: TransactionInstruction) => ({
@@ -81,7 +81,7 @@ class Twin {
     const tx = parseTransaction(new Uint8Array(Buffer.from(getBase64EncodedWireTransaction(signed), 'base64')));
     const ours = executeOnMap(tx, this.accounts, this.sysvars);
     const failed = 'err' in raw && typeof (raw as FailedTransactionMetadata).err === 'function';
-    const theirs = failed ? liteSvmError((raw as FailedTransactionMetadata).err()) : null;
+    const theirs = failed ? engineTransactionError((raw as FailedTransactionMetadata).err()) : null;
     const what = ours.logs.join(' | ');
     assert.deepEqual(ours.err, theirs, what);
     assert.deepEqual(ours.err, expectErr, what);

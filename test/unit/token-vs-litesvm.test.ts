@@ -35,7 +35,7 @@ import { ASSOCIATED_TOKEN_PROGRAM_ID, MINT_LEN, NATIVE_MINT, TOKEN_PROGRAM_ID, n
 import { SYSVAR_IDS, type Sysvars } from '../../node-core/runtime/sysvars.ts';
 import { parseTransaction } from '../../node-core/runtime/wire.ts';
 import { executeOnMap } from '../helpers/map-executor.ts';
-import { liteSvmError } from '../helpers/litesvm-errors.ts';
+import { engineTransactionError } from '../../node-core/runtime/sbf/engine-errors.ts';
 
 
 const FUNDS = 1_000_000_000_000n;
@@ -78,7 +78,7 @@ class Twin {
     const ours = executeOnMap(tx, this.accounts, this.sysvars);
 
     const failed = 'err' in raw && typeof (raw as FailedTransactionMetadata).err === 'function';
-    const theirErr = failed ? liteSvmError((raw as FailedTransactionMetadata).err()) : null;
+    const theirErr = failed ? engineTransactionError((raw as FailedTransactionMetadata).err()) : null;
     const meta: TransactionMetadata = failed ? (raw as FailedTransactionMetadata).meta() : (raw as TransactionMetadata);
     const what = `${tx.id}: ${ours.logs.join(' | ')}`;
     assert.deepEqual(ours.err, theirErr, what);
