@@ -110,7 +110,7 @@ describe('sysvars through @solana/kit', () => {
     assert.equal(clock.epoch, BigInt(Math.floor(slot / SLOTS_PER_EPOCH)));
     assert.equal(clock.leaderScheduleEpoch, clock.epoch + 1n);
     assert.equal(clock.unixTimestamp, BigInt((await rpc(node.rpcUrl, 'getBlockTime', [slot])).result), 'the block time is the bank\'s clock');
-    assert.equal(clock.epoch, 1n);
+    assert.ok(clock.epoch >= 1n, 'read after epoch 0 ended (a busy machine may be further on)');
     await assertEpochStart(clock);
     assert.deepEqual(parsed.clock, {
       type: 'clock',
