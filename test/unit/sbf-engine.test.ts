@@ -145,6 +145,24 @@ describe('sBPF engine in the executor', () => {
     assert.equal(r.computeUnitsConsumed, 5000);
   });
 
+  it('a heap frame request: a valid size runs the program, an invalid one keeps the transaction out as Agave does', () => {
+    const w = new World();
+    const hello = w.deploy(elf('hello_solana_program.so'), 0);
+    const ok = w.run(sysvarsAt(10), [
+      { programId: COMPUTE_BUDGET_PROGRAM_ID, data: encodeComputeBudgetInstruction({ type: 'requestHeapFrame', bytes: 256 * 1024 }) },
+      { programId: hello, data: [] },
+    ]);
+    assert.equal(ok.err, null);
+    assert.ok(ok.logs.includes('Program log: Hello, Solana!'));
+    const before = w.balance(w.payer.address);
+    // Not a multiple of 1 KiB: Agave refuses the transaction before executing it (no fee).
+    assert.throws(
+      () => w.run(sysvarsAt(10), [{ programId: COMPUTE_BUDGET_PROGRAM_ID, data: encodeComputeBudgetInstruction({ type: 'requestHeapFrame', bytes: 40_000 }) }, { programId: hello, data: [] }]),
+      (e: { value?: unknown }) => JSON.stringify(e.value) === JSON.stringify({ InstructionError: [0, 'InvalidInstructionData'] }),
+    );
+    assert.equal(w.balance(w.payer.address), before);
+  });
+
   it('keeps Agave\'s one-slot delay: a program deployed in the bank\'s slot is not deployed until the next', () => {
     const w = new World();
     const noop = w.deploy(elf('noop.so'), 10);
