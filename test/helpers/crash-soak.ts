@@ -28,6 +28,8 @@ export interface SoakOptions {
   kills: number;
   seed: number;
   ledger?: string;
+  /** Extra `start` flags for the first start, which makes the genesis (e.g. --bpf-program). */
+  genesisArgs?: string[];
   /** Extra finalized work per round (deployed-program calls in the full soak): returns native signatures and balances to check. */
   extraWork?: (ctx: SoakContext) => Promise<void>;
   log?: (line: string) => void;
@@ -75,7 +77,7 @@ export async function runCrashSoak(opts: SoakOptions): Promise<SoakReport> {
   let lastVerify = '';
 
   const start = (round: number) =>
-    runIsthmus(['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(wsPort), '--evm-rpc-port', String(evmPort), '--slot-ms', '50', '--root-depth', '4', '--quiet', ...(round === 0 ? ['--mnemonic', WORDS] : [])]);
+    runIsthmus(['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(wsPort), '--evm-rpc-port', String(evmPort), '--slot-ms', '50', '--root-depth', '4', '--quiet', ...(round === 0 ? ['--mnemonic', WORDS, ...(opts.genesisArgs ?? [])] : [])]);
 
   for (let round = 0; round <= opts.kills; round++) {
     const proc: NodeProcess = start(round);
