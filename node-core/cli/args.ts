@@ -10,6 +10,7 @@ import { loadBpfProgram, loadUpgradeableProgram, ProgramFlagError } from '../nod
 
 export type CommandLine =
   | { command: 'start'; options: NodeOptions }
+  | { command: 'verify-ledger'; ledger: string }
   | { command: 'help'; text: string }
   | { command: 'error'; message: string };
 
@@ -138,12 +139,19 @@ export const HELP_TEXT = `isthmus: a local Solana-style blockchain node
 Usage:
   isthmus start [OPTIONS]
   isthmus evm transfer-to-evm [--lamports] <EVM_ADDRESS> <AMOUNT>
+  isthmus verify-ledger [--ledger DIR]
   isthmus help
   isthmus --help
 
 Commands:
   start    Run the node (JSON RPC on --rpc-port, PubSub on --rpc-pubsub-port, Ethereum JSON-RPC on --evm-rpc-port)
   evm      Move native tokens into the EVM space (isthmus evm --help)
+  verify-ledger
+           Check value conservation across the spaces at a stopped ledger's last stored slot:
+           native lamports + burned fees = genesis supply + inflation minted, native lamports =
+           the recorded supply, EVM balances = the EVM state account's backing x 10^9 wei.
+           --ledger DIR [default: ${defaultLedgerDir()}]. Exit 0: it holds; 1: it does not (a
+           report of each broken equation); 2: usage error, not a ledger, or a node runs on it
   help     Print this help
 
 Options for start:
@@ -162,6 +170,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     return fail(`unknown help topic '${rest.join(' ')}' ${SEE_HELP}`);
   }
   if (command === 'start') return parseStart(rest);
+  if (command === 'verify-ledger') return parseVerifyLedger(rest);
   if (command.startsWith('-')) {
     const name = command.replace(/^--?/, '').split('=')[0]!;
     if (Object.hasOwn(FLAG_SPECS, name)) return fail(`${command} must follow the command, as in 'isthmus start ${command}'`);
@@ -319,6 +328,18 @@ function parseStart(argv: string[]): CommandLine {
   }
   if (known.length > 0) options.knownValidators = known;
   return { command: 'start', options };
+}
+
+function parseVerifyLedger(argv: string[]): CommandLine {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ledger: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+  } catch (e) {
+    return fail(`verify-ledger: ${(e as Error).message} ${SEE_HELP}`);
+  }
+  if (values.help) return { command: 'help', text: HELP_TEXT };
+  if (values.ledger !== undefined && values.ledger.trim() === '') return fail('--ledger needs a folder path');
+  return { command: 'verify-ledger', ledger: values.ledger !== undefined ? path.resolve(values.ledger) : defaultLedgerDir() };
 }
 
 function isHttpUrl(text: string): boolean {

@@ -1,4 +1,4 @@
-/** The `isthmus` command: parses the command line, then runs the node (run-node.ts) or the `evm` command. */
+/** The `isthmus` command: parses the command line, then runs the node (run-node.ts), the `evm` command or verify-ledger. */
 import { parseCommandLine } from './args.ts';
 
 export async function main(argv: string[]): Promise<number> {
@@ -14,6 +14,10 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd.command === 'error') {
     process.stderr.write(cmd.message + '\n');
     return 2;
+  }
+  if (cmd.command === 'verify-ledger') {
+    const { runVerifyLedger } = await import('./verify-ledger.ts');
+    return runVerifyLedger(cmd.ledger, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
   }
   const { runNode } = await import('./run-node.ts');
   return runNode(cmd.options);

@@ -242,3 +242,24 @@ describe('parseCommandLine: --bpf-program and --upgradeable-program', () => {
     error(['start', `--upgradeable-program=${a}`, noop, 'none'], '--upgradeable-program takes three values');
   });
 });
+
+describe('verify-ledger', () => {
+  test('--ledger DIR, resolved; the default ledger without it; --help', () => {
+    assert.deepEqual(parseCommandLine(['verify-ledger', '--ledger', 'some/dir']), { command: 'verify-ledger', ledger: path.resolve('some/dir') });
+    assert.deepEqual(parseCommandLine(['verify-ledger']), { command: 'verify-ledger', ledger: defaultLedgerDir() });
+    assert.deepEqual(parseCommandLine(['verify-ledger', '-h']), { command: 'help', text: HELP_TEXT });
+    assert.match(HELP_TEXT, /isthmus verify-ledger \[--ledger DIR\]/);
+  });
+
+  test('bad input is a usage error naming it', () => {
+    for (const [argv, pattern] of [
+      [['verify-ledger', '--ledger', ' '], /--ledger needs a folder path/],
+      [['verify-ledger', '--rpc-port', '1'], /verify-ledger: Unknown option '--rpc-port'/],
+      [['verify-ledger', 'dir'], /verify-ledger: .*'dir'/],
+    ] as Array<[string[], RegExp]>) {
+      const r = parseCommandLine(argv);
+      assert.equal(r.command, 'error', JSON.stringify(argv));
+      assert.match((r as { message: string }).message, pattern);
+    }
+  });
+});
