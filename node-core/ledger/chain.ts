@@ -128,7 +128,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.extensions = p.extensions ?? [];
     if (p.voter) this.votes = new VoteLoop(p.voter, (tx) => void this.processTransaction(tx));
     this.fees = new Fees(this.genesis.feeRateGovernor, this.genesis.identity, p.meta.lamportsPerSignature);
-    this.supplyBook = new Supply(p.meta.totalSupply, p.meta.burned, p.meta.minted ?? 0);
+    this.supplyBook = new Supply(p.meta.totalSupply, p.meta.burned, p.meta.minted ?? 0, p.meta.adjusted ?? 0);
     this.transactionCount = p.meta.transactionCount;
     this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes);
     this.leaders = this.epochs.leaders;
@@ -219,8 +219,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.blockhashes.push({ blockhash: bank.blockhash, slot: bank.slot, blockHeight: bank.blockHeight, lamportsPerSignature });
     registerOwnBlockhash(bank, lamportsPerSignature);
     this.fees.updateAfter(bank);
-    const { total: totalSupply, burned, minted } = this.supplyBook;
-    const counters = { transactionCount: this.transactionCount, lamportsPerSignature: this.fees.lamportsPerSignature, totalSupply, burned, minted };
+    const { total: totalSupply, burned, minted, adjusted } = this.supplyBook;
+    const counters = { transactionCount: this.transactionCount, lamportsPerSignature: this.fees.lamportsPerSignature, totalSupply, burned, minted, adjusted };
     const commit = slotCommit(bank, parentHash, { ...counters, epochStakes: this.leaders.toJSON(), extensions: this.extensionsMeta });
     this.emit('sealed', bank);
     this.openWorkingBank(bank);
@@ -379,9 +379,9 @@ export class Chain extends EventEmitter<ChainEventMap> {
   get totalTransactionCount(): number {
     return this.transactionCount;
   }
-  /** The supply; genesis supply + minted = total + burned. */
-  supply(): { total: number; burned: number; minted: number } {
-    return { total: this.supplyBook.total, burned: this.supplyBook.burned, minted: this.supplyBook.minted };
+  /** The supply; genesis supply + minted + adjusted = total + burned. */
+  supply(): { total: number; burned: number; minted: number; adjusted: number } {
+    return { total: this.supplyBook.total, burned: this.supplyBook.burned, minted: this.supplyBook.minted, adjusted: this.supplyBook.adjusted };
   }
   /** The supply as the bank at `commitment` sees it (Bank::capitalization). */
   capitalizationAt(commitment: Commitment): number {

@@ -46,6 +46,7 @@ export function slotCommit(bank: Bank, parentHash: string, counters: ChainCounte
       totalSupply: counters.totalSupply,
       burned: counters.burned,
       minted: counters.minted,
+      adjusted: counters.adjusted,
       blockHeight: bank.blockHeight,
       epochStakes: counters.epochStakes,
       extensions: counters.extensions,

@@ -1,5 +1,5 @@
 /**
- * The supply's bookkeeping (Agave's capitalization): genesis supply + minted = total + burned. Fees
+ * The supply's bookkeeping (Agave's capitalization): genesis supply + minted + adjusted = total + burned. Fees
  * burn, an epoch's inflation rewards mint, and accounts put in place at start move the total; each
  * sealed bank keeps the figures as they stood when it was sealed.
  */
@@ -11,6 +11,8 @@ export class Supply {
     public burned: number,
     /** Lamports created by inflation rewards since genesis. */
     public minted: number,
+    /** Lamports added (less those removed) by accounts written at start over an existing ledger. */
+    public adjusted = 0,
   ) {}
 
   burn(lamports: number): void {
@@ -26,6 +28,7 @@ export class Supply {
   /** Lamports added (or removed, when negative) by writing an account directly. */
   adjust(delta: number): void {
     this.total += delta;
+    this.adjusted += delta;
   }
 
   /** Records the figures in a bank being sealed (Bank::capitalization and the burned and minted totals). */

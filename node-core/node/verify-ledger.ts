@@ -2,7 +2,8 @@
  * `isthmus verify-ledger`: value conservation across the two spaces, checked on a stored ledger at its
  * last stored slot (after a restart every stored slot is final, so this is the rooted state):
  *
- *   Σ native lamports (the EVM state account included) + burned = genesis supply + minted
+ *   Σ native lamports (the EVM state account included) + burned = genesis supply + minted + adjusted
+ *   (adjusted: lamports of accounts written at start over an existing ledger, --account / --bpf-program)
  *   Σ native lamports = the books' total supply (ChainMeta.totalSupply)
  *   Σ EVM balances (wei) = (EVM state account lamports − its rent-exempt reserve) × 10^9
  *
@@ -28,10 +29,11 @@ export interface LedgerBooks {
   /** Σ lamports of every stored native account. */
   nativeLamports: bigint;
   genesisSupply: bigint;
-  /** ChainMeta.totalSupply, burned and minted as the last stored slot recorded them. */
+  /** ChainMeta.totalSupply, burned, minted and adjusted as the last stored slot recorded them. */
   totalSupply: bigint;
   burned: bigint;
   minted: bigint;
+  adjusted: bigint;
   /** The EVM space's accounts with a record, and their balances summed. */
   evmAccounts: number;
   evmWei: bigint;
@@ -83,6 +85,7 @@ export async function verifyStore(store: Store): Promise<VerifyResult> {
     totalSupply: BigInt(meta.totalSupply),
     burned: BigInt(meta.burned),
     minted: BigInt(meta.minted ?? 0),
+    adjusted: BigInt(meta.adjusted ?? 0),
     evmAccounts,
     evmWei,
     evmStateLamports: evmStateLamports ?? 0n,
@@ -94,7 +97,7 @@ export async function verifyStore(store: Store): Promise<VerifyResult> {
     if (left !== right) violations.push({ equation, left, right });
   };
   if (evmStateLamports === null) violations.push({ equation: `the EVM state account ${EVM_STATE_ID} exists`, left: 0n, right: 1n });
-  check('native lamports + burned = genesis supply + minted', books.nativeLamports + books.burned, books.genesisSupply + books.minted);
+  check('native lamports + burned = genesis supply + minted + adjusted', books.nativeLamports + books.burned, books.genesisSupply + books.minted + books.adjusted);
   check('native lamports = recorded total supply', books.nativeLamports, books.totalSupply);
   check('EVM balances (wei) = EVM backing (lamports beyond the state account\'s reserve) × 10^9', books.evmWei, books.evmBacking * WEI_PER_LAMPORT);
   return { books, violations };
@@ -135,12 +138,12 @@ const sol = (lamports: bigint) => {
 export function describeResult(dir: string, { books: b, violations }: VerifyResult): string {
   const lines = [
     `ledger ${dir} at slot ${b.slot} (its last stored slot)`,
-    `  native: ${b.accounts} accounts hold ${b.nativeLamports} lamports (${sol(b.nativeLamports)} SOL); burned ${b.burned}, minted ${b.minted}, genesis supply ${b.genesisSupply}, recorded total supply ${b.totalSupply}`,
+    `  native: ${b.accounts} accounts hold ${b.nativeLamports} lamports (${sol(b.nativeLamports)} SOL); burned ${b.burned}, minted ${b.minted}, adjusted at start ${b.adjusted}, genesis supply ${b.genesisSupply}, recorded total supply ${b.totalSupply}`,
     `  EVM: ${b.evmAccounts} accounts hold ${b.evmWei} wei; the EVM state account holds ${b.evmStateLamports} lamports, ${b.evmBacking} of them backing`,
   ];
   if (violations.length === 0) {
     lines.push('value is conserved:');
-    lines.push(`  native lamports + burned = genesis supply + minted: ${b.nativeLamports + b.burned} = ${b.genesisSupply + b.minted}`);
+    lines.push(`  native lamports + burned = genesis supply + minted + adjusted: ${b.nativeLamports + b.burned} = ${b.genesisSupply + b.minted + b.adjusted}`);
     lines.push(`  native lamports = recorded total supply: ${b.nativeLamports}`);
     lines.push(`  EVM balances = backing × 10^9: ${b.evmWei} wei`);
   } else {

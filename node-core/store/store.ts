@@ -70,6 +70,8 @@ export interface ChainMeta {
   burned: number;
   /** Lamports created by inflation rewards (absent in ledgers made before them: 0). */
   minted?: number;
+  /** Lamports added, less those removed, by accounts written at start over an existing ledger (--account, --bpf-program; absent: 0). */
+  adjusted?: number;
   /** The newest block's height (absent in ledgers made before slots could be skipped: the slot). */
   blockHeight?: number;
   /** The stakes each kept epoch's leader schedule is drawn from (absent in older ledgers). */

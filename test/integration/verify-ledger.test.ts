@@ -117,7 +117,21 @@ describe('isthmus verify-ledger', () => {
     const r = await runToExit(['verify-ledger', '--ledger', ledger]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /value is conserved/);
-    assert.match(r.stdout, new RegExp(`native lamports \\+ burned = genesis supply \\+ minted: (\\d+) = \\1`));
+    assert.match(r.stdout, new RegExp(`native lamports \\+ burned = genesis supply \\+ minted \\+ adjusted: (\\d+) = \\1`));
+  });
+
+  test('accounts put in place at start over the ledger (--account) are on the books as adjusted: still conserved', async () => {
+    const before = (await verifyLedger(ledger)).books;
+    const added = SolanaKeypair.generate().publicKey.toBase58();
+    const again = await startTestNode({ ledger, mnemonic: WORDS, accounts: [{ address: added, account: { lamports: 7 * 1_000_000_000, data: new Uint8Array(3), owner: '11111111111111111111111111111111', executable: false, rentEpoch: 0 } }] });
+    try {
+      await waitFor(async () => (await new Connection(again.rpcUrl).getBalance(new PublicKey(added), 'finalized')) === 7_000_000_000, { what: 'the account at finalized', timeoutMs: 30_000 });
+    } finally {
+      await again.stop();
+    }
+    const after = await verifyLedger(ledger);
+    assert.deepEqual(after.violations, []);
+    assert.equal(after.books.adjusted - before.adjusted, 7_000_000_000n);
   });
 
   test('a native account\'s lamports changed through the store: reported, exit 1', async () => {
@@ -126,7 +140,7 @@ describe('isthmus verify-ledger', () => {
     await tamper(copy, { native: [node.keys.devAccounts[3]!.address, 15_000] });
     const result = await verifyLedger(copy);
     assert.deepEqual(result.violations.map((v) => [v.equation, v.left - v.right]), [
-      ['native lamports + burned = genesis supply + minted', 15_000n],
+      ['native lamports + burned = genesis supply + minted + adjusted', 15_000n],
       ['native lamports = recorded total supply', 15_000n],
     ]);
     const r = await runToExit(['verify-ledger', '--ledger', copy]);
