@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { readKeypairFile } from '../../node-core/keys/keypair.ts';
 import { presignTransfers } from './transfers.ts';
-import { caseGenerator, type FuzzCase, type HttpTarget, type Target, type WsTarget } from './fuzz-requests.ts';
+import { caseGenerator, type FuzzCase, type Target, type WsTarget } from './fuzz-requests.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -301,7 +301,7 @@ class Socket {
     if (this.ws.readyState !== WebSocket.OPEN) {
       this.connect();
       await this.opened;
-      if (this.ws.readyState !== WebSocket.OPEN) return null;
+      if ((this.ws.readyState as number) !== WebSocket.OPEN) return null;
     }
     const answer = new Promise<string | null | 'hang'>((resolve) => {
       const timer = setTimeout(() => {
