@@ -156,7 +156,7 @@ export function judgeJsonRpc(body: string, answer: string): Judged {
         return { outcome: 'stack trace', violation: `internals in an error: ${JSON.stringify(o.error).slice(0, 300)}` };
       }
       codes.push(o.error.code as number);
-    } else accepted.push(methods.get(o.id) ?? '?');
+    } else accepted.push((methods.get(o.id) ?? '?').slice(0, 40));
   }
   const expected = expectations(body);
   if (expected === 'none') return { outcome: 'answer to notifications', violation: `answered ${items.length} notification(s)` };
