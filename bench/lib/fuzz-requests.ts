@@ -17,7 +17,7 @@ export type FuzzCase =
   /** A GET of a hostile path. */
   | { target: HttpTarget; kind: string; how: 'get'; path: string }
   /** Raw bytes on a TCP connection, `gapMs` between chunks, then: read the answer after a half-close, cut the connection, or hold it open until the run ends. */
-  | { target: HttpTarget; kind: string; how: 'raw'; chunks: Buffer[]; gapMs: number; then: 'half-close' | 'destroy' | 'hold' }
+  | { target: Target; kind: string; how: 'raw'; chunks: Buffer[]; gapMs: number; then: 'half-close' | 'destroy' | 'hold' }
   /** One WebSocket frame; its answer is awaited (a frame expecting none is followed by a sentinel request). */
   | { target: WsTarget; kind: string; how: 'ws'; data: string | Buffer; binary: boolean }
   /** `count` subscriptions on one fresh socket, all answered, then the socket closed. */
@@ -196,6 +196,35 @@ function rawHttp(r: Rand, target: HttpTarget): FuzzCase {
   }
 }
 
+/** Raw bytes at a WebSocket port: upgrades left half-done, refused, or followed by frames no client may send. */
+function rawWebSocket(r: Rand, target: WsTarget): FuzzCase {
+  const upgrade = (key: string, version: string) =>
+    `GET / HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Upgrade: websocket${CRLF}Connection: Upgrade${CRLF}Sec-WebSocket-Key: ${key}${CRLF}Sec-WebSocket-Version: ${version}${CRLF}${CRLF}`;
+  const goodKey = Buffer.from(Array.from({ length: 16 }, () => int(r, 256))).toString('base64');
+  switch (int(r, 5)) {
+    case 0:
+      return { target, kind: 'ws-half-upgrade', how: 'raw', chunks: [Buffer.from(upgrade(goodKey, '13').slice(0, 40 + int(r, 60)))], gapMs: 0, then: 'hold' };
+    case 1:
+      return { target, kind: 'ws-bad-upgrade', how: 'raw', chunks: [Buffer.from(upgrade(pick(r, ['', 'abc', goodKey + 'x']), pick(r, ['13', '8', '99', 'x'])))], gapMs: 0, then: 'half-close' };
+    case 2: {
+      // An unmasked frame, a reserved opcode or RSV bits, a length past the limit: each is a protocol error.
+      const frame = pick(r, [
+        Buffer.from([0x81, 0x05, 0x68, 0x65, 0x6c, 0x6c, 0x6f]),
+        Buffer.from([0x83, 0x80, 0, 0, 0, 0]),
+        Buffer.from([0xf1, 0x80, 0, 0, 0, 0]),
+        Buffer.from([0x82, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4]),
+        Buffer.from([0x01, 0x83, 1, 2, 3, 4, 1, 2, 3]),
+        Buffer.from(Array.from({ length: 1 + int(r, 200) }, () => int(r, 256))),
+      ]);
+      return { target, kind: 'ws-bad-frame', how: 'raw', chunks: [Buffer.from(upgrade(goodKey, '13')), frame], gapMs: 5, then: 'half-close' };
+    }
+    case 3:
+      return { target, kind: 'ws-plain-http', how: 'raw', chunks: [Buffer.from(`POST / HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Length: 2${CRLF}${CRLF}{}`)], gapMs: 0, then: 'half-close' };
+    default:
+      return { target, kind: 'ws-cut-upgrade', how: 'raw', chunks: [Buffer.from(upgrade(goodKey, '13'))], gapMs: 0, then: 'destroy' };
+  }
+}
+
 /** Body limits the generator aims around: the HTTP body limit and the WebSocket frame limit. */
 export const HTTP_BODY_LIMIT = 50 * 1024;
 export const WS_FRAME_LIMIT = 1 << 20;
@@ -222,9 +251,10 @@ export function caseGenerator(seed: number, o: GeneratorOptions): () => FuzzCase
       return { target, kind, how: 'post', body, contentType: pick(r, ['application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded']) };
     }
     const roll = int(r, 1000);
-    if (roll < 2) return { target, kind: 'subscribe-flood', how: 'subscribe-flood', count: o.floodSize };
-    if (roll < 12) return { target, kind: 'oversized-frame', how: 'ws', data: 'x'.repeat(WS_FRAME_LIMIT + 1 + int(r, 1000)), binary: r() < 0.5 };
-    if (roll < 120) return { target, kind: 'binary-frame', how: 'ws', data: Buffer.from(Array.from({ length: 1 + int(r, 3000) }, () => int(r, 256))), binary: true };
+    if (roll < 20) return rawWebSocket(r, target);
+    if (roll < 22) return { target, kind: 'subscribe-flood', how: 'subscribe-flood', count: o.floodSize };
+    if (roll < 34) return { target, kind: 'oversized-frame', how: 'ws', data: 'x'.repeat(WS_FRAME_LIMIT + 1 + int(r, 1000)), binary: r() < 0.5 };
+    if (roll < 94) return { target, kind: 'binary-frame', how: 'ws', data: Buffer.from(Array.from({ length: 1 + int(r, 3000) }, () => int(r, 256))), binary: true };
     const { kind, body } = jsonBody(r, target, true, WS_FRAME_LIMIT);
     const binary = r() < 0.1;
     return { target, kind: binary ? `${kind} (binary)` : kind, how: 'ws', data: binary ? Buffer.from(body) : body, binary };

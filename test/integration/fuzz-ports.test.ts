@@ -39,7 +39,7 @@ describe('every port fuzzed', () => {
     assert.equal(report.internalErrorsLogged, 0, node.stderr().slice(-2000));
     // Every sort of case was drawn and reached its port.
     const kinds = [...report.outcomes.keys()].join('\n');
-    for (const kind of ['wrong-types', 'broken-json', 'batch', 'huge-array', 'deep-nesting', 'oversized-body', 'binary-body', 'binary-frame', 'oversized-frame', 'subscribe-flood', 'slow-request', 'short-body', 'held-open', 'garbage-bytes']) {
+    for (const kind of ['wrong-types', 'broken-json', 'batch', 'huge-array', 'deep-nesting', 'oversized-body', 'binary-body', 'binary-frame', 'oversized-frame', 'subscribe-flood', 'slow-request', 'short-body', 'held-open', 'garbage-bytes', 'ws-bad-frame', 'ws-half-upgrade', 'ws-bad-upgrade']) {
       assert.match(kinds, new RegExp(kind), `no ${kind} case in the run:\n${table}`);
     }
     for (const target of ['native-http', 'evm-http', 'pubsub-ws', 'evm-ws']) assert.match(kinds, new RegExp(`${target} .* error -32602`));
