@@ -97,6 +97,8 @@ export function serveEvmPubsub(wss: WebSocketServer, ctx: EvmRpcContext): EvmPub
     sockets.set(ws, subscriptions);
     const dispatcher = new Dispatcher(socketMethods, { ...ctx, subscriptions });
     ws.on('close', () => sockets.delete(ws));
+    // A socket error (a frame past the payload limit, a broken frame) closes the socket; unheard, it would end the process.
+    ws.on('error', () => sockets.delete(ws));
     ws.on('message', (raw) => {
       dispatcher.handleBody(raw.toString()).then(
         (answer) => answer !== null && send(ws, answer),

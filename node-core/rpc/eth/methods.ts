@@ -38,6 +38,8 @@ import {
 type Method = (params: unknown, ctx: EvmRpcContext) => unknown;
 
 const latest: BlockSelector = { tag: 'latest' };
+/** A method that takes no params refuses any, as geth does ("too many arguments"): absent, null and [] pass. */
+const noParams = (p: unknown) => parseParams(p, []);
 const run = (ctx: EvmRpcContext) => ctx.space.callMachine.run.bind(ctx.space.callMachine);
 
 /** A storage slot: a quantity or a 32-byte word, as clients send either. */
@@ -48,21 +50,54 @@ const storageSlot: Parse<Hex> = (v, name) => {
 
 // ---- chain and node ----
 
-const web3_clientVersion: Method = (_p, ctx) => `Isthmus/v${ctx.version}/${process.platform}-${process.arch}/node${process.version.slice(1)}`;
+const web3_clientVersion: Method = (p, ctx) => {
+  noParams(p);
+  return `Isthmus/v${ctx.version}/${process.platform}-${process.arch}/node${process.version.slice(1)}`;
+};
 const web3_sha3: Method = (p) => {
   const [bytes] = parseParams(p, [required('data', data)]);
   return bytesToHex(keccak256(bytes));
 };
-const net_version: Method = (_p, ctx) => String(ctx.space.chainId);
-const net_listening: Method = () => true;
-const net_peerCount: Method = () => '0x0';
-const eth_chainId: Method = (_p, ctx) => hex(ctx.space.chainId);
-const eth_syncing: Method = () => false;
-const eth_mining: Method = () => false;
-const eth_hashrate: Method = () => '0x0';
-const eth_coinbase: Method = () => COINBASE;
-const eth_blockNumber: Method = (_p, ctx) => hex(ctx.space.head.number);
-const eth_accounts: Method = (_p, ctx) => ctx.devKeys.map((k) => k.address);
+const net_version: Method = (p, ctx) => {
+  noParams(p);
+  return String(ctx.space.chainId);
+};
+const net_listening: Method = (p) => {
+  noParams(p);
+  return true;
+};
+const net_peerCount: Method = (p) => {
+  noParams(p);
+  return '0x0';
+};
+const eth_chainId: Method = (p, ctx) => {
+  noParams(p);
+  return hex(ctx.space.chainId);
+};
+const eth_syncing: Method = (p) => {
+  noParams(p);
+  return false;
+};
+const eth_mining: Method = (p) => {
+  noParams(p);
+  return false;
+};
+const eth_hashrate: Method = (p) => {
+  noParams(p);
+  return '0x0';
+};
+const eth_coinbase: Method = (p) => {
+  noParams(p);
+  return COINBASE;
+};
+const eth_blockNumber: Method = (p, ctx) => {
+  noParams(p);
+  return hex(ctx.space.head.number);
+};
+const eth_accounts: Method = (p, ctx) => {
+  noParams(p);
+  return ctx.devKeys.map((k) => k.address);
+};
 
 // ---- state ----
 
@@ -134,9 +169,18 @@ async function suggestedTip(ctx: EvmRpcContext): Promise<bigint> {
   return tips[Math.floor(((tips.length - 1) * 60) / 100)]!;
 }
 
-const eth_maxPriorityFeePerGas: Method = async (_p, ctx) => hex(await suggestedTip(ctx));
-const eth_gasPrice: Method = async (_p, ctx) => hex(BASE_FEE_PER_GAS + (await suggestedTip(ctx)));
-const eth_blobBaseFee: Method = () => '0x1';
+const eth_maxPriorityFeePerGas: Method = async (p, ctx) => {
+  noParams(p);
+  return hex(await suggestedTip(ctx));
+};
+const eth_gasPrice: Method = async (p, ctx) => {
+  noParams(p);
+  return hex(BASE_FEE_PER_GAS + (await suggestedTip(ctx)));
+};
+const eth_blobBaseFee: Method = (p) => {
+  noParams(p);
+  return '0x1';
+};
 
 const percentile: Parse<number> = (v, name) => (typeof v === 'number' && v >= 0 && v <= 100 ? v : fail(name, 'a percentile from 0 to 100', v));
 
@@ -211,8 +255,14 @@ const eth_getBlockTransactionCountByNumber: Method = async (p, ctx) => countOf(a
 const eth_getBlockTransactionCountByHash: Method = async (p, ctx) => countOf(await ctx.space.blockByHash(parseParams(p, [required('blockHash', hash32)])[0]));
 const eth_getUncleCountByBlockNumber: Method = async (p, ctx) => ((await selectBlock(ctx, parseParams(p, [required('block', blockSelector)])[0])) ? '0x0' : null);
 const eth_getUncleCountByBlockHash: Method = async (p, ctx) => ((await ctx.space.blockByHash(parseParams(p, [required('blockHash', hash32)])[0])) ? '0x0' : null);
-const eth_getUncleByBlockNumberAndIndex: Method = () => null;
-const eth_getUncleByBlockHashAndIndex: Method = () => null;
+const eth_getUncleByBlockNumberAndIndex: Method = (p) => {
+  parseParams(p, [required('block', blockSelector), required('index', quantity)]);
+  return null;
+};
+const eth_getUncleByBlockHashAndIndex: Method = (p) => {
+  parseParams(p, [required('blockHash', hash32), required('index', quantity)]);
+  return null;
+};
 
 async function txAt(ctx: EvmRpcContext, block: EvmBlockRecord | null, index: number) {
   if (!block || index >= block.transactions.length) return null;
@@ -296,8 +346,14 @@ const eth_newFilter: Method = async (p, ctx) => {
   const bound = (sel: BlockSelector | undefined) => (sel && 'number' in sel ? sel.number : 'latest');
   return ctx.filters.install('logs', criteriaOf(f), { from: bound(f.fromBlock), to: bound(f.toBlock) });
 };
-const eth_newBlockFilter: Method = (_p, ctx) => ctx.filters.install('blocks');
-const eth_newPendingTransactionFilter: Method = (_p, ctx) => ctx.filters.install('pending');
+const eth_newBlockFilter: Method = (p, ctx) => {
+  noParams(p);
+  return ctx.filters.install('blocks');
+};
+const eth_newPendingTransactionFilter: Method = (p, ctx) => {
+  noParams(p);
+  return ctx.filters.install('pending');
+};
 const filterNotFound = () => new RpcError(SERVER_ERROR, 'filter not found');
 const filterId: Parse<string> = (v, name) => (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? v : fail(name, 'a filter id', v));
 const eth_getFilterChanges: Method = (p, ctx) => {
@@ -365,7 +421,10 @@ async function signForDevAccount(ctx: EvmRpcContext, call: CallObject): Promise<
 
 // ---- Otterscan's address history ----
 
-const ots_getApiLevel: Method = () => 8;
+const ots_getApiLevel: Method = (p) => {
+  noParams(p);
+  return 8;
+};
 
 async function otsPage(ctx: EvmRpcContext, hashes: Hex[]) {
   const txs: unknown[] = [];
