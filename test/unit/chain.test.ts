@@ -270,7 +270,7 @@ describe('fees', () => {
     assert.deepEqual(bank.rewards, [reward]);
     assert.deepEqual((await store.getBlock(bank.slot))!.rewards, [reward]);
     assert.equal(balance(chain, identity, 'confirmed'), identityBefore + deposit);
-    assert.deepEqual(chain.supply(), { total: supplyBefore.total - burn, burned: supplyBefore.burned + burn, minted: 0 });
+    assert.deepEqual(chain.supply(), { total: supplyBefore.total - burn, burned: supplyBefore.burned + burn, minted: 0, adjusted: 0 });
     assert.equal((await store.readMeta())!.burned, burn);
     assert.equal((await store.readMeta())!.totalSupply, supplyBefore.total - burn);
     // A slot without fees has no rewards.
