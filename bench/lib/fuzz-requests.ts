@@ -6,6 +6,7 @@
 import { nativeMethods } from '../../node-core/rpc/methods/index.ts';
 import { ethMethods } from '../../node-core/rpc/eth/methods.ts';
 import { pubsubMethods } from '../../node-core/pubsub/methods.ts';
+import { prng } from '../../test/helpers/prng.ts';
 
 export type HttpTarget = 'native-http' | 'evm-http';
 export type WsTarget = 'pubsub-ws' | 'evm-ws';
@@ -29,18 +30,6 @@ export const METHODS: Record<Target, readonly string[]> = {
   'pubsub-ws': Object.keys(pubsubMethods),
   'evm-ws': Object.keys(ethMethods).concat(['eth_subscribe', 'eth_unsubscribe']),
 };
-
-/** mulberry32 (as test/helpers/prng.ts). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const int = (r: Rand, n: number) => Math.floor(r() * n);
