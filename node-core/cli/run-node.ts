@@ -84,5 +84,12 @@ export async function runNode(options: NodeOptions): Promise<number> {
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
+    // The node stopped by itself (it could not store a slot): say why and exit non-zero.
+    void node.stopped.then((failure) => {
+      if (!failure || stopping) return;
+      stopping = true;
+      process.stderr.write(`error: the node stopped: ${failure.message}\n`);
+      resolve(1);
+    });
   });
 }

@@ -37,6 +37,8 @@ import { Supply } from './supply.ts';
 import { TransactionQueue } from './transaction-queue.ts';
 import { VoteLoop, type Voter } from './vote-loop.ts';
 
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 export interface ChainEventMap {
   /** A new working bank started. */
   slot: [{ slot: number; parent: number; root: number }];
@@ -52,6 +54,8 @@ export interface ChainEventMap {
   confirmed: [Bank];
   /** Slots that became rooted, oldest first. */
   rooted: [Bank[]];
+  /** The chain cannot go on (a slot could not be stored, the clock failed): its clock has stopped. Emitted once. */
+  failed: [Error];
 }
 
 export interface ChainParams {
@@ -114,6 +118,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private keepWorking = false;
   private extensionsMeta: Record<string, unknown>;
   private stopped = false;
+  private failedWith: Error | null = null;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -159,7 +164,11 @@ export class Chain extends EventEmitter<ChainEventMap> {
     // After openWorkingBank: the vote it put in the first bank counts on both sides of the first sample.
     const sampleCounters = () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 });
     this.samples = new PerformanceSamples(sampleCounters, sampleCounters());
-    this.clock = new SlotClock(this.slotMs, () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })));
+    this.clock = new SlotClock(
+      this.slotMs,
+      () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })),
+      (e) => this.fail(new Error(`the slot clock failed: ${errorMessage(e)}`, { cause: e })),
+    );
   }
 
   /**
@@ -232,9 +241,23 @@ export class Chain extends EventEmitter<ChainEventMap> {
         () => this.onCommitted(bank),
         (e) => {
           console.error(`isthmus: failed to store slot ${bank.slot}:`, e);
+          // The next slots build on this one: with it missing from the store the chain cannot go on.
+          this.fail(new Error(`slot ${bank.slot} could not be stored: ${errorMessage(e)}`, { cause: e }));
         },
       );
     return bank;
+  }
+
+  /** Whether the chain has failed (see the `failed` event). */
+  get failure(): Error | null {
+    return this.failedWith;
+  }
+
+  private fail(error: Error): void {
+    if (this.failedWith) return;
+    this.failedWith = error;
+    this.clock.stop();
+    this.emit('failed', error);
   }
 
   /** Resolves when every slot sealed so far is in the store and its commitment has advanced. */

@@ -15,6 +15,8 @@ export class SlotClock {
   constructor(
     private readonly slotMs: number,
     private readonly endSlot: EndSlot,
+    /** Called when ending a slot threw: the clock has stopped. */
+    private readonly onFailure: (error: unknown) => void = () => {},
   ) {}
 
   start(): void {
@@ -33,11 +35,17 @@ export class SlotClock {
       this.nextSlotAt += this.slotMs;
       // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
       if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
-      void this.endSlot().then(({ sealed, working }) => {
-        // Slots led by others pass on the clock without a block: the new working bank ends later.
-        this.nextSlotAt += (working - sealed - 1) * this.slotMs;
-        if (!this.stopped) this.schedule();
-      });
+      void this.endSlot().then(
+        ({ sealed, working }) => {
+          // Slots led by others pass on the clock without a block: the new working bank ends later.
+          this.nextSlotAt += (working - sealed - 1) * this.slotMs;
+          if (!this.stopped) this.schedule();
+        },
+        (e: unknown) => {
+          this.stop();
+          this.onFailure(e);
+        },
+      );
     }, delay);
   }
 }

@@ -53,6 +53,11 @@ export interface RunningNode {
   createdLedger: boolean;
   /** Stops the servers and the clock, flushes the store. */
   close(): Promise<void>;
+  /**
+   * Resolves once the node has stopped: with null after close(), with the error when it stopped by
+   * itself because it could not go on (a slot could not be stored); its ledger is released either way.
+   */
+  stopped: Promise<Error | null>;
 }
 
 /** A u32 that names this node's feature set, as getVersion's `feature-set`. */
@@ -149,16 +154,29 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     known.start();
 
     let closing: Promise<void> | null = null;
+    let failure: Error | null = null;
+    let markStopped!: (failure: Error | null) => void;
+    const stopped = new Promise<Error | null>((resolve) => (markStopped = resolve));
     const close = () =>
       (closing ??= (async () => {
-        known.stop();
-        await pubsub.close();
-        await evmEndpoint.close();
-        filters.close();
-        await rpc.close();
-        await chain.stop();
-        await ledger.close();
+        try {
+          known.stop();
+          await pubsub.close();
+          await evmEndpoint.close();
+          filters.close();
+          await rpc.close();
+          await chain.stop();
+          await ledger.close();
+        } finally {
+          markStopped(failure);
+        }
       })());
+    // A chain that cannot go on stops the whole node: clients see it gone, not a node that never confirms.
+    chain.once('failed', (error) => {
+      failure = error;
+      if (!options.quiet) console.error(`isthmus: the node stops: ${error.message}`);
+      void close().catch((e) => console.error('isthmus: error while stopping:', e));
+    });
     return {
       chain,
       genesis,
@@ -175,6 +193,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       faucetKeypairPath: ledgerFiles(options.ledger).faucet,
       createdLedger: ledger.createdLedger,
       close,
+      stopped,
     };
   } catch (e) {
     for (const close of started.reverse()) await close();

@@ -33,6 +33,8 @@ export function attachNotifier(chain: Chain, registry: Registry, log: (line: str
     slot: (e) => slots.onSlot(e),
     received: (signature) => transactions.onReceived(signature),
     dropped: () => {},
+    // The node closes the sockets when the chain fails (node/start.ts): no notification to send.
+    failed: () => {},
     transaction: (e) => {
       memo.onTransaction(e.slot, e.writes);
       accounts.onTransaction(processed, e.slot, e.writes);

@@ -90,6 +90,29 @@ describe('slot clock', () => {
     await advance(t, 4000);
     assert.equal(ended, 1);
   });
+
+  test('a slot that fails to end stops the clock and is reported once', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+    let ended = 0;
+    const failures: unknown[] = [];
+    const clock = new SlotClock(
+      400,
+      async () => {
+        ended++;
+        if (ended === 2) throw new Error('seal failed');
+        return { sealed: ended, working: ended + 1 };
+      },
+      (e) => failures.push(e),
+    );
+    clock.start();
+    await advance(t, 400);
+    await advance(t, 400);
+    assert.equal(ended, 2);
+    assert.deepEqual(failures.map((e) => (e as Error).message), ['seal failed']);
+    await advance(t, 4000);
+    assert.equal(ended, 2, 'no slot ends after the failure');
+    assert.equal(failures.length, 1);
+  });
 });
 
 describe('transaction queue', () => {
