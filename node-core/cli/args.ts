@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultLedgerDir } from '../common/data-dir.ts';
 import { normalizeMnemonic, validateMnemonic } from '../keys/mnemonic.ts';
-import { DEFAULT_OPTIONS, type NodeOptions } from '../node/options.ts';
+import { DEFAULT_OPTIONS, MIN_LIMIT_LEDGER_SIZE, type NodeOptions } from '../node/options.ts';
 import { CHAIN_IDS, type NetworkName } from '../evm/constants.ts';
 import { AccountFileError, loadAccountDir, loadAccountFile } from '../ledger/account-files.ts';
 import { loadBpfProgram, loadUpgradeableProgram, ProgramFlagError } from '../node/program-flags.ts';
@@ -61,8 +61,8 @@ const FLAGS = {
     help: 'Blocks above a confirmed block before it is rooted (1 to 32)',
   },
   'limit-ledger-size': {
-    type: 'string', arg: 'SLOTS', int: [1000, Number.MAX_SAFE_INTEGER], defaultText: 'keep all',
-    help: 'Keep this many slots of block history (at least 1000)',
+    type: 'string', arg: 'SLOTS', int: [MIN_LIMIT_LEDGER_SIZE, Number.MAX_SAFE_INTEGER], defaultText: 'keep all',
+    help: `Keep this many slots of block history (at least ${MIN_LIMIT_LEDGER_SIZE})`,
   },
   'slots-per-epoch': {
     type: 'string', arg: 'N', int: [32, Number.MAX_SAFE_INTEGER],

@@ -3,6 +3,7 @@
  * folders that carry it (and that no running node holds); a non-empty folder without it is refused.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { ledgerFiles } from './genesis.ts';
 import { lockLedger } from './ledger-lock.ts';
 
@@ -23,4 +24,28 @@ export function prepareLedgerFolder(ledger: string, reset: boolean): void {
     if (fs.readdirSync(ledger).length > 0) throw new LedgerError(`${ledger} is not empty and is not an Isthmus ledger; pass another --ledger`);
     fs.writeFileSync(files.marker, JSON.stringify({ format: 1 }) + '\n');
   }
+}
+
+/**
+ * The bytes the ledger folder's files take on disk, as `du` counts them (allocated blocks where the
+ * platform reports them, else the file sizes). Files that vanish during the walk (lock files) count 0.
+ */
+export async function ledgerDiskBytes(dir: string): Promise<number> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(dir, { withFileTypes: true });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw e;
+  }
+  let total = 0;
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += await ledgerDiskBytes(full);
+    else if (entry.isFile()) {
+      const stat = await fs.promises.stat(full).catch(() => null);
+      if (stat) total += typeof stat.blocks === 'number' && process.platform !== 'win32' ? stat.blocks * 512 : stat.size;
+    }
+  }
+  return total;
 }

@@ -18,7 +18,7 @@ export interface NodeOptions {
   quiet: boolean;
   /** Slots a confirmed slot needs above it before it is rooted (Solana's 32 by default). */
   rootDepth: number;
-  /** Keep at most this many slots of block history (undefined = keep all). */
+  /** Keep at most this many slots of block history (undefined = keep all; at least MIN_LIMIT_LEDGER_SIZE). */
   limitLedgerSize?: number;
   slotsPerEpoch: number;
   /** Lamports for each of the 10 dev accounts at genesis. */
@@ -60,3 +60,6 @@ export const DEFAULT_OPTIONS = {
   evmRpcPort: 8545,
   rpcAllowedHosts: [] as string[],
 } satisfies Partial<NodeOptions>;
+
+/** The fewest slots `--limit-ledger-size` (and the desktop app's setting) may keep. */
+export const MIN_LIMIT_LEDGER_SIZE = 1000;

@@ -9,6 +9,7 @@ import { sha256 } from '../common/hash.ts';
 import type { Chain } from '../ledger/chain.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { laterBuiltinGenesisAccounts, ledgerFiles } from '../ledger/genesis.ts';
+import { ledgerDiskBytes } from '../ledger/ledger-folder.ts';
 import { LedgerStateError, openChain } from '../ledger/open-chain.ts';
 import { markRentExempt, type Account } from '../runtime/account.ts';
 import { builtinPrograms } from '../runtime/programs/index.ts';
@@ -147,6 +148,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       slotMs: options.slotMs,
       rootDepth: options.rootDepth,
       mnemonic: keys.mnemonic,
+      limitLedgerSize: options.limitLedgerSize ?? null,
+      ledgerDiskBytes: () => ledgerDiskBytes(options.ledger),
       devAccounts: keys.devAccounts,
       evmDevAccounts: keys.evmDevAccounts,
     };

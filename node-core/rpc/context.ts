@@ -18,6 +18,10 @@ export interface IsthmusNodeInfo {
   slotMs: number;
   rootDepth: number;
   mnemonic: string;
+  /** Slots of block history kept (--limit-ledger-size); null keeps all. */
+  limitLedgerSize: number | null;
+  /** The bytes the ledger folder takes on disk now. */
+  ledgerDiskBytes(): Promise<number>;
   devAccounts: readonly Keypair[];
   evmDevAccounts: readonly EvmKey[];
 }

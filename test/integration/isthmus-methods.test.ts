@@ -1,6 +1,7 @@
 /** isthmus_getNodeInfo and isthmus_getDevAccounts: what the explorer needs that no standard RPC tells. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import bs58 from 'bs58';
 import { rpc, startTestNode, type TestNode } from '../helpers/node.ts';
 import { isLoopback, isthmus_getDevAccounts } from '../../node-core/rpc/methods/isthmus.ts';
@@ -31,6 +32,27 @@ describe('isthmus_* methods', () => {
     assert.equal(info.sbfEngine.available, true);
     assert.match(info.sbfEngine.detail, /^litesvm \d+\.\d+\.\d+$/);
     assert.equal((await rpc(node.rpcUrl, 'isthmus_getNodeInfo', ['extra'])).error.code, -32602);
+  });
+
+  test("isthmus_getNodeInfo tells the ledger's size on disk (as du counts the ledger folder) and the history it keeps", async () => {
+    const info = (await rpc(node.rpcUrl, 'isthmus_getNodeInfo')).result;
+    assert.deepEqual(Object.keys(info.ledger).sort(), ['diskBytes', 'firstAvailableSlot', 'limitLedgerSize']);
+    assert.equal(info.ledger.limitLedgerSize, null, 'no --limit-ledger-size: every slot kept');
+    assert.equal(info.ledger.firstAvailableSlot, 0);
+    const du = spawnSync('du', ['-s', '-B1', node.ledger], { encoding: 'utf8' });
+    const duBytes = Number(du.stdout.split('\t')[0]);
+    // du counts the folders' own blocks too, and the store grows between the two reads.
+    assert.ok(info.ledger.diskBytes > 0 && info.ledger.diskBytes <= duBytes, `${info.ledger.diskBytes} vs du ${duBytes}`);
+    assert.ok(info.ledger.diskBytes > duBytes / 2, `${info.ledger.diskBytes} vs du ${duBytes}`);
+
+    const limited = await startTestNode({ limitLedgerSize: 1000 });
+    try {
+      const ledger = (await rpc(limited.rpcUrl, 'isthmus_getNodeInfo')).result.ledger;
+      assert.equal(ledger.limitLedgerSize, 1000);
+      assert.ok(ledger.diskBytes > 0);
+    } finally {
+      await limited.stop();
+    }
   });
 
   test('isthmus_getDevAccounts gives the dev keys of both spaces', async () => {

@@ -47,10 +47,13 @@ export interface NodeInfoJson {
   devAccountsAvailable: boolean;
   /** The engine that runs deployed sBPF programs, or why there is none on this platform. */
   sbfEngine: { available: boolean; detail: string };
+  /** The ledger: the bytes its folder takes on disk now, the slots of history it keeps (null: all), its oldest slot. */
+  ledger: { diskBytes: number; limitLedgerSize: number | null; firstAvailableSlot: number };
 }
 
-export const isthmus_getNodeInfo = method([], (_, ctx): NodeInfoJson => {
+export const isthmus_getNodeInfo = method([], async (_, ctx): Promise<NodeInfoJson> => {
   const i = info(ctx);
+  const diskBytes = await i.ledgerDiskBytes();
   return {
     version: ctx.version,
     genesisHash: ctx.chain.genesisHash,
@@ -72,6 +75,7 @@ export const isthmus_getNodeInfo = method([], (_, ctx): NodeInfoJson => {
     weiPerLamport: WEI_PER_LAMPORT.toString(),
     devAccountsAvailable: isLoopback(i.bindAddress),
     sbfEngine: { available: sbfEngineAvailability().available, detail: sbfEngineStatus() },
+    ledger: { diskBytes, limitLedgerSize: i.limitLedgerSize, firstAvailableSlot: ctx.chain.firstAvailableSlot },
   };
 });
 
