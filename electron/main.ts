@@ -28,6 +28,8 @@ runDesktop({
   options: { ...DEFAULT_OPTIONS, ledger: defaultLedgerDir(), quiet: true, explorerDir: path.join(app.getAppPath(), 'renderer', 'dist') },
   platform: process.platform,
   preload: path.join(app.getAppPath(), 'electron', 'preload.cjs'),
+  // The app's own settings (the ledger size limit), beside Electron's files in the per-user app folder.
+  settingsFile: path.join(app.getPath('userData'), 'settings.json'),
   log: (message) => console.error(`isthmus desktop: ${message}`),
 });
 

@@ -2,7 +2,7 @@
  * The built main process (dist/electron/main.mjs, `npm run build:desktop`), run under plain Node with
  * Electron replaced by test/helpers/fake-electron (its binary cannot be downloaded here): it starts the
  * real node on the per-user ledger (XDG_DATA_HOME pointed at a temp folder), reports the default port
- * in use in the window, starts on free ports when asked, and on SIGTERM quits only after the node
+ * in use in the window, starts on free ports when asked with the saved settings applied, and on SIGTERM quits only after the node
  * has stopped (the ledger's lock released). The explorer it shows is the app's renderer/dist.
  */
 import assert from 'node:assert/strict';
@@ -44,12 +44,16 @@ test('the built main process runs the node, shows the port in use, starts on fre
 
   const dataHome = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-desktop-'));
   cleanups.push(() => fs.rmSync(dataHome, { recursive: true, force: true }));
+  // The app's settings, as its settings page saves them in userData ($XDG_CONFIG_HOME/isthmus on Linux).
+  const configHome = path.join(dataHome, 'config');
+  fs.mkdirSync(path.join(configHome, 'isthmus'), { recursive: true });
+  fs.writeFileSync(path.join(configHome, 'isthmus', 'settings.json'), JSON.stringify({ limitLedgerSize: 5000 }));
   const release = await occupyDefaultPort();
   cleanups.push(release);
 
   const child = spawn(process.execPath, ['--import', './test/helpers/fake-electron/register.mjs', bundle], {
     cwd: ROOT,
-    env: { ...process.env, XDG_DATA_HOME: dataHome, FAKE_ELECTRON_APP_PATH: ROOT },
+    env: { ...process.env, XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: configHome, FAKE_ELECTRON_APP_PATH: ROOT },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'));
@@ -97,6 +101,10 @@ test('the built main process runs the node, shows the port in use, starts on fre
   // The node answers, with the version read through the bundle's own path to package.json.
   assert.equal((await rpc(rpcUrl, 'getHealth')).result, 'ok');
   assert.equal((await rpc(rpcUrl, 'getVersion')).result['node-core'], NODE_VERSION);
+  // The saved ledger size limit is applied; the ledger's size on disk is told.
+  const ledgerInfo = (await rpc(rpcUrl, 'isthmus_getNodeInfo')).result.ledger;
+  assert.equal(ledgerInfo.limitLedgerSize, 5000);
+  assert.ok(ledgerInfo.diskBytes > 0);
   // The explorer is served from the app's renderer/dist (the explorerDir main.ts passes).
   const page = await fetch(explorer.url);
   assert.equal(page.status, 200);

@@ -7,18 +7,20 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import vm from 'node:vm';
 import { runDesktop, type ElectronLike, type IpcEventLike, type PreventableEvent, type WindowLike, type WindowOptions } from '../../electron/desktop.ts';
 import { desktopCsp, VERSION_ARGUMENT } from '../../electron/hardening.ts';
-import { pageHtml } from '../../electron/pages.ts';
+import { formatBytes, pageHtml, SHELL_ACTIONS } from '../../electron/pages.ts';
+import { ledgerDiskBytes } from '../../node-core/ledger/ledger-folder.ts';
 import { LedgerLockedError } from '../../node-core/ledger/ledger-lock.ts';
 import { PortInUseError } from '../../node-core/transport/listen.ts';
 import { DEFAULT_OPTIONS, type NodeOptions } from '../../node-core/node/options.ts';
 import { startNode, type RunningNode } from '../../node-core/node/start.ts';
 import { freePorts, killLeftovers, ROOT, runIsthmus, waitForRpc } from '../helpers/cli-process.ts';
-import { tempLedger } from '../helpers/node.ts';
+import { rpc, tempLedger, waitFor } from '../helpers/node.ts';
 
 after(killLeftovers);
 
@@ -119,13 +121,21 @@ const options: NodeOptions = { ...DEFAULT_OPTIONS, ledger: '/tmp/isthmus-desktop
 
 function fakeNode(port = 8899) {
   let closed = 0;
+  let markStopped!: (failure: Error | null) => void;
+  const stopped = new Promise<Error | null>((r) => (markStopped = r));
   const node = {
     rpcUrl: `http://127.0.0.1:${port}`,
     pubsubUrl: `ws://127.0.0.1:${port + 1}`,
     evmRpcUrl: 'http://127.0.0.1:8545',
-    close: async () => void closed++,
+    close: async () => {
+      closed++;
+      markStopped(null);
+    },
+    stopped,
   } as unknown as RunningNode;
-  return { node, closed: () => closed };
+  /** The node stops by itself, as startNode's does when a slot cannot be stored. */
+  const fail = (message: string) => markStopped(new Error(message));
+  return { node, closed: () => closed, fail };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -424,7 +434,8 @@ test('the preload exposes a small frozen API and wires only the known shell acti
       addEventListener: (_e: string, l: () => void) => void (b.click = l),
     };
   };
-  const buttons = [button('use-free-ports'), button('quit'), button('rm-rf')];
+  const buttons = [button('use-free-ports'), button('quit'), button('rm-rf'), button('save-settings')];
+  const fields = [{ getAttribute: (n: string) => (n === 'data-desktop-setting' ? 'limit-ledger-size' : null), value: ' 5000 ' }];
   const electronModule = {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
     ipcRenderer: { invoke: (...args: unknown[]) => (invoked.push(args), Promise.resolve(true)) },
@@ -436,27 +447,251 @@ test('the preload exposes a small frozen API and wires only the known shell acti
     },
     process: { argv: ['/app/isthmus', '--type=renderer', `${VERSION_ARGUMENT}1.2.3`] },
     window: { addEventListener: (_e: string, l: () => void) => domListeners.push(l) },
-    document: { querySelectorAll: () => buttons },
+    document: { querySelectorAll: (selector: string) => (selector === '[data-desktop-setting]' ? fields : buttons) },
   });
   assert.deepEqual([...exposed.keys()], ['isthmusDesktop']);
   const api = exposed.get('isthmusDesktop');
   assert.ok(Object.isFrozen(api));
-  assert.deepEqual(Object.keys(api).sort(), ['info', 'openExternal', 'version']);
+  assert.deepEqual(Object.keys(api).sort(), ['info', 'openExternal', 'openSettings', 'version']);
   assert.equal(api.version, '1.2.3');
   void api.openExternal('https://velas.com/');
   void api.info();
-  assert.deepEqual(invoked, [['isthmus:open-external', 'https://velas.com/'], ['isthmus:info']]);
+  void api.openSettings();
+  assert.deepEqual(invoked.splice(0), [['isthmus:open-external', 'https://velas.com/'], ['isthmus:info'], ['isthmus:open-settings']]);
   for (const l of domListeners) l();
   buttons[0]!.b.click!();
   buttons[1]!.b.click!();
   assert.equal(buttons[2]!.b.click, undefined, 'an unknown action is not wired');
-  assert.deepEqual(invoked.slice(2), [['isthmus:use-free-ports'], ['isthmus:quit']]);
+  buttons[3]!.b.click!();
+  // (JSON: the values object was made in the preload's own realm)
+  assert.deepEqual(JSON.parse(JSON.stringify(invoked)), [['isthmus:use-free-ports'], ['isthmus:quit'], ['isthmus:save-settings', { 'limit-ledger-size': ' 5000 ' }]], 'save-settings sends the fields as typed');
+  // The preload cannot import pages.ts: its list of actions is a copy, kept equal.
+  assert.deepEqual(JSON.parse(/const SHELL_ACTIONS = (\[[^\]]*\]);/.exec(source)![1]!.replace(/'/g, '"')), [...SHELL_ACTIONS]);
   assert.equal(buttons[0]!.b.attrs.get('disabled'), '');
 });
 
 test('desktopCsp lists the node endpoints in connect-src', () => {
   const csp = desktopCsp({ rpcUrl: 'http://127.0.0.1:1', pubsubUrl: 'ws://127.0.0.1:2', evmRpcUrl: 'http://127.0.0.1:3' });
   assert.match(csp, /connect-src 'self' http:\/\/127\.0\.0\.1:1 ws:\/\/127\.0\.0\.1:2 http:\/\/127\.0\.0\.1:3 ws:\/\/127\.0\.0\.1:3 /);
+});
+
+// ---- the node stopping by itself ----
+
+test('a node that stops by itself is reported in the window, which offers a restart that works', async () => {
+  const { electron, windows, invoke } = fakeElectron();
+  const nodes = [fakeNode(), fakeNode(8899)];
+  const started: NodeOptions[] = [];
+  const logs: string[] = [];
+  const desktop = runDesktop({ ...deps(electron, async (o) => (started.push(o), nodes[started.length - 1]!.node)), log: (m) => logs.push(m) });
+  await desktop.ready;
+  const win = windows[0]!;
+  assert.equal(win.page, EXPLORER);
+  nodes[0]!.fail('slot 41 could not be stored: No space left on device');
+  await tick();
+  assert.equal(desktop.node(), null);
+  const html = pageHtml(win.page);
+  assert.match(html, /data-shell-page="node-stopped"/);
+  assert.match(html, /The node stopped unexpectedly: slot 41 could not be stored: No space left on device/);
+  assert.match(html, /data-desktop-action="retry"[^>]*>Restart the node</);
+  assert.match(html, /data-desktop-action="quit"/);
+  assert.match(logs.join('\n'), /the node stopped: slot 41/);
+  assert.equal(await invoke('isthmus:retry', 'https://evil.example/'), false, 'only the shell page may ask');
+  assert.equal(await invoke('isthmus:retry', win.page), true);
+  await tick();
+  await tick();
+  assert.equal(started.length, 2);
+  assert.deepEqual(started[1], options, 'the same options as before');
+  assert.equal(desktop.node(), nodes[1]!.node);
+  assert.equal(win.page, EXPLORER);
+  assert.equal(await invoke('isthmus:retry', 'data:text/html,x'), false, 'no second start while the node runs');
+});
+
+test('a node stopped by quitting or by a restart is not reported as stopped', async () => {
+  const { electron, windows, fireApp, calls, invoke } = fakeElectron();
+  const nodes = [fakeNode(), fakeNode()];
+  let n = 0;
+  const desktop = runDesktop(deps(electron, async () => nodes[n++]!.node));
+  await desktop.ready;
+  const win = windows[0]!;
+  await invoke('isthmus:open-settings', EXPLORER);
+  await tick();
+  assert.equal(await invoke('isthmus:restart-node', win.page), true);
+  for (let i = 0; i < 4; i++) await tick();
+  assert.equal(nodes[0]!.closed(), 1, 'the restart stopped the first node');
+  assert.equal(desktop.node(), nodes[1]!.node);
+  assert.equal(win.page, EXPLORER);
+  assert.ok(!win.loaded.some((u) => u.startsWith('data:') && /node-stopped/.test(pageHtml(u))), 'no "stopped" page');
+  fireApp('before-quit');
+  for (let i = 0; i < 4; i++) await tick();
+  assert.equal(calls.quitted, 1);
+  assert.equal(win.page, EXPLORER, 'quitting shows no "stopped" page either');
+});
+
+// ---- settings: the ledger's size and its size limit ----
+
+function settingsFixture() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-desktop-settings-'));
+  const ledger = path.join(dir, 'ledger');
+  fs.mkdirSync(path.join(ledger, 'store'), { recursive: true });
+  fs.writeFileSync(path.join(ledger, 'store', 'data.mdb'), Buffer.alloc(300_000, 1));
+  fs.writeFileSync(path.join(ledger, 'genesis.json'), Buffer.alloc(20_000, 1));
+  return { dir, ledger, file: path.join(dir, 'userData', 'settings.json'), cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('the settings page shows the ledger size; a saved limit is kept in the settings file and applied when the node restarts', async () => {
+  const fx = settingsFixture();
+  try {
+    const { electron, windows, invoke } = fakeElectron();
+    const started: NodeOptions[] = [];
+    const nodes = [fakeNode(), fakeNode()];
+    const desktop = runDesktop({ ...deps(electron, async (o) => (started.push(o), nodes[started.length - 1]!.node)), options: { ...options, ledger: fx.ledger }, settingsFile: fx.file });
+    await desktop.ready;
+    assert.equal(started[0]!.limitLedgerSize, undefined, 'no settings yet: every slot is kept');
+    const win = windows[0]!;
+    assert.equal(await invoke('isthmus:open-settings', 'https://evil.example/explorer/'), false);
+    assert.equal(await invoke('isthmus:open-settings', EXPLORER), true);
+    await tick();
+    await tick();
+    let html = pageHtml(win.page);
+    assert.match(html, /data-shell-page="settings"/);
+    const onDisk = await ledgerDiskBytes(fx.ledger);
+    assert.ok(onDisk >= 320_000, `${onDisk}`);
+    assert.ok(html.includes(`data-ledger-disk-size>${formatBytes(onDisk)}<`), html);
+    assert.match(html, /data-desktop-setting="limit-ledger-size"[^>]*value=""/);
+    assert.match(html, /At least 1,000 slots \(at 400 ms a slot, 216,000 slots are a day\)/);
+
+    assert.deepEqual(await invoke('isthmus:save-settings', EXPLORER, { 'limit-ledger-size': '5000' }), false, 'only the shell page may save');
+    const saved = await invoke('isthmus:save-settings', win.page, { 'limit-ledger-size': ' 50,000 ' });
+    assert.deepEqual(saved, { ok: true, settings: { limitLedgerSize: 50_000 } });
+    assert.deepEqual(JSON.parse(fs.readFileSync(fx.file, 'utf8')), { limitLedgerSize: 50_000 });
+    html = pageHtml(win.page);
+    assert.match(html, /data-settings-message="saved"[^>]*>Saved\. The node applies it when it restarts\./);
+    assert.match(html, /value="50000"/);
+    assert.match(html, /data-settings-pending>The running node keeps every slot; restart it to keep the last 50,000 slots\./);
+    assert.equal(desktop.options().limitLedgerSize, undefined, 'the running node keeps its options');
+
+    assert.equal(await invoke('isthmus:restart-node', win.page), true);
+    for (let i = 0; i < 4; i++) await tick();
+    assert.equal(started.length, 2);
+    assert.equal(started[1]!.limitLedgerSize, 50_000, 'the restart applies it');
+    assert.equal(win.page, EXPLORER);
+
+    // A new run of the app reads it back and starts with it.
+    const second = fakeElectron();
+    const again: NodeOptions[] = [];
+    const d2 = runDesktop({ ...deps(second.electron, async (o) => (again.push(o), fakeNode().node)), options: { ...options, ledger: fx.ledger }, settingsFile: fx.file });
+    await d2.ready;
+    assert.equal(again[0]!.limitLedgerSize, 50_000);
+    assert.deepEqual(d2.settings(), { limitLedgerSize: 50_000 });
+
+    // Emptying the field keeps every slot again.
+    await invoke('isthmus:open-settings', EXPLORER);
+    await tick();
+    assert.deepEqual(await invoke('isthmus:save-settings', win.page, { 'limit-ledger-size': '' }), { ok: true, settings: { limitLedgerSize: null } });
+    assert.deepEqual(JSON.parse(fs.readFileSync(fx.file, 'utf8')), { limitLedgerSize: null });
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('a bad ledger size limit is refused with a clear message and nothing changes', async () => {
+  const fx = settingsFixture();
+  try {
+    fs.mkdirSync(path.dirname(fx.file), { recursive: true });
+    fs.writeFileSync(fx.file, JSON.stringify({ limitLedgerSize: 7000 }));
+    const before = fs.readFileSync(fx.file, 'utf8');
+    const { electron, windows, invoke } = fakeElectron();
+    const started: NodeOptions[] = [];
+    const desktop = runDesktop({ ...deps(electron, async (o) => (started.push(o), fakeNode().node)), options: { ...options, ledger: fx.ledger }, settingsFile: fx.file });
+    await desktop.ready;
+    assert.equal(started[0]!.limitLedgerSize, 7000, 'the saved limit is applied at start');
+    await invoke('isthmus:open-settings', EXPLORER);
+    await tick();
+    const win = windows[0]!;
+    const cases: Array<[unknown, RegExp]> = [
+      [{ 'limit-ledger-size': 'abc' }, /"abc" is not a whole number of slots: enter one \(at least 1000\), or leave the field empty to keep every slot\./],
+      [{ 'limit-ledger-size': '1e4' }, /"1e4" is not a whole number of slots/],
+      [{ 'limit-ledger-size': '-5000' }, /"-5000" is not a whole number of slots/],
+      [{ 'limit-ledger-size': '2500.5' }, /"2500\.5" is not a whole number of slots/],
+      [{ 'limit-ledger-size': '999' }, /999 slots is too few: the ledger keeps at least 1000\./],
+      [{ 'limit-ledger-size': '0' }, /0 slots is too few/],
+      [{ 'limit-ledger-size': '99999999999999999999' }, /more than this app can count/],
+      [{ 'limit-ledger-size': 5000n }, /must be a number of slots/],
+      [null, /must be a number of slots/],
+      ['5000', /must be a number of slots/],
+    ];
+    for (const [values, message] of cases) {
+      const answer = (await invoke('isthmus:save-settings', win.page, values)) as { ok: boolean; error: string };
+      assert.equal(answer.ok, false, String(values));
+      assert.match(answer.error, message);
+      const html = pageHtml(win.page);
+      assert.match(html, /data-settings-message="error"/);
+      assert.ok(html.includes(answer.error.replace(/"/g, '&quot;')), html);
+      assert.equal(fs.readFileSync(fx.file, 'utf8'), before, 'the file is untouched');
+      assert.deepEqual(desktop.settings(), { limitLedgerSize: 7000 });
+    }
+    // The rejected input stays in the field, escaped.
+    await invoke('isthmus:save-settings', win.page, { 'limit-ledger-size': '"><b>x' });
+    assert.match(pageHtml(win.page), /value="&quot;&gt;&lt;b&gt;x"/);
+    assert.equal(started.length, 1, 'nothing restarted');
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('a damaged settings file gives the defaults and says why; a settings file that cannot be written is reported', async () => {
+  const fx = settingsFixture();
+  try {
+    fs.mkdirSync(path.dirname(fx.file), { recursive: true });
+    for (const [content, problem] of [
+      ['{not json', /could not be read/],
+      [JSON.stringify({ limitLedgerSize: 10 }), /10 slots is too few/],
+    ] as const) {
+      fs.writeFileSync(fx.file, content);
+      const { electron } = fakeElectron();
+      const logs: string[] = [];
+      const started: NodeOptions[] = [];
+      await runDesktop({ ...deps(electron, async (o) => (started.push(o), fakeNode().node)), settingsFile: fx.file, log: (m) => logs.push(m) }).ready;
+      assert.equal(started[0]!.limitLedgerSize, undefined);
+      assert.match(logs.join('\n'), problem);
+    }
+    // The settings folder is a file: saving fails, the page says so, nothing changes.
+    const blocked = path.join(fx.dir, 'blocked');
+    fs.writeFileSync(blocked, 'x');
+    const { electron, windows, invoke } = fakeElectron();
+    const desktop = runDesktop({ ...deps(electron, async () => fakeNode().node), settingsFile: path.join(blocked, 'settings.json') });
+    await desktop.ready;
+    await invoke('isthmus:open-settings', EXPLORER);
+    await tick();
+    const answer = (await invoke('isthmus:save-settings', windows[0]!.page, { 'limit-ledger-size': '5000' })) as { ok: boolean; error: string };
+    assert.equal(answer.ok, false);
+    assert.match(answer.error, /The settings could not be saved/);
+    assert.match(pageHtml(windows[0]!.page), /data-settings-message="error"/);
+    assert.deepEqual(desktop.settings(), { limitLedgerSize: null });
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('Back from the settings returns to the explorer, or to the page shown before when no node runs', async () => {
+  const { electron, windows, invoke } = fakeElectron();
+  const fake = fakeNode();
+  await runDesktop(deps(electron, async () => fake.node)).ready;
+  const win = windows[0]!;
+  await invoke('isthmus:open-settings', EXPLORER);
+  await tick();
+  assert.equal(await invoke('isthmus:show-explorer', win.page), true);
+  assert.equal(win.page, EXPLORER);
+  fake.fail('boom');
+  await tick();
+  const stopped = win.page;
+  assert.match(pageHtml(stopped), /node-stopped/);
+  await invoke('isthmus:open-settings', stopped);
+  await tick();
+  assert.doesNotMatch(pageHtml(win.page), /data-desktop-action="restart-node"/, 'no restart of a node that is not running');
+  await invoke('isthmus:save-settings', win.page, { 'limit-ledger-size': 'x' });
+  await invoke('isthmus:show-explorer', win.page);
+  assert.equal(win.page, stopped);
 });
 
 // ---- with the real node core ----
@@ -520,6 +755,44 @@ test('real node: the ledger in use by another node (an `isthmus start`) is repor
   } finally {
     other.child.kill('SIGINT');
     await other.exited;
+    fs.rmSync(ledger, { recursive: true, force: true });
+  }
+});
+
+test('real node: a node that cannot store a slot stops, the window says so, and its restart goes on from the same ledger', async () => {
+  const ledger = tempLedger();
+  const { electron, windows, invoke, fireApp, calls } = fakeElectron();
+  try {
+    const desktop = runDesktop({
+      electron,
+      platform: 'linux',
+      preload: PRELOAD,
+      startNode,
+      options: { ...DEFAULT_OPTIONS, ledger, quiet: true, slotMs: 50, rootDepth: 4, rpcPort: 0, evmRpcPort: 0 },
+    });
+    const first = (await desktop.ready)!;
+    assert.ok(first);
+    await waitFor(() => first.chain.confirmedSlot > 3, { what: 'a few slots stored' });
+    // The disk fills up: the next slot cannot be stored.
+    first.chain.store.commitSlot = () => Promise.reject(new Error('MDB_MAP_FULL: No space left on device'));
+    await waitFor(() => desktop.node() === null && /node-stopped/.test(windows[0]!.page && pageHtml(windows[0]!.page)), { timeoutMs: 20_000, what: 'the stopped page' });
+    assert.equal(await first.stopped.then((e) => e?.message.replace(/^slot \d+/, 'slot N')), 'slot N could not be stored: MDB_MAP_FULL: No space left on device');
+    assert.match(pageHtml(windows[0]!.page), /The node stopped unexpectedly: slot \d+ could not be stored: MDB_MAP_FULL: No space left on device/);
+    await assert.rejects(fetch(first.rpcUrl, { method: 'POST', body: '{}' }), 'its endpoints are closed');
+    assert.equal(fs.existsSync(path.join(ledger, 'ledger.lock')), false, 'the ledger is released');
+    const lastStored = first.chain.confirmedSlot;
+
+    assert.equal(await invoke('isthmus:retry', windows[0]!.page), true);
+    const again = (await waitFor(() => desktop.node(), { timeoutMs: 20_000, what: 'the restarted node' }))!;
+    assert.notEqual(again, first);
+    assert.equal(windows[0]!.page, `${again.rpcUrl}/explorer/`);
+    assert.equal((await rpc(again.rpcUrl, 'getHealth')).result, 'ok');
+    assert.ok(again.chain.confirmedSlot >= lastStored, 'it goes on from the last slot stored');
+    await waitFor(() => again.chain.confirmedSlot > lastStored + 2, { what: 'new slots after the restart' });
+    fireApp('before-quit');
+    await waitFor(() => calls.quitted === 1, { what: 'the quit' });
+    assert.equal(await again.stopped, null, 'stopped by the quit, not by a failure');
+  } finally {
     fs.rmSync(ledger, { recursive: true, force: true });
   }
 });

@@ -2,6 +2,7 @@
 // Every window and page load is printed to stdout as a JSON line ({"event": ...}), for the test to
 // follow. Like a user, it presses "Start on free ports" when the window shows the port-in-use page.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const emit = (event, data = {}) => process.stdout.write(`${JSON.stringify({ event, ...data })}\n`);
@@ -29,6 +30,11 @@ export const app = {
   },
   getVersion: () => JSON.parse(fs.readFileSync(path.join(appPath, 'package.json'), 'utf8')).version,
   getAppPath: () => appPath,
+  // As Electron's on Linux: userData is $XDG_CONFIG_HOME/<app name>.
+  getPath: (name) => {
+    if (name !== 'userData') throw new Error(`fake electron: no path ${name}`);
+    return path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'isthmus');
+  },
 };
 
 export class BrowserWindow {
