@@ -4,9 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { get } from 'svelte/store';
+import { get, writable } from 'svelte/store';
 import { DashboardModel, type DashboardSource } from '../../renderer/src/lib/dashboard.ts';
 import { EvmLiveModel, type EvmLiveSource } from '../../renderer/src/lib/evm-live.ts';
+import type { SocketState } from '../../renderer/src/lib/pubsub.ts';
 
 const until = async (check: () => boolean, what: string, ms = 10_000) => {
   const end = Date.now() + ms;
@@ -19,12 +20,13 @@ const until = async (check: () => boolean, what: string, ms = 10_000) => {
 type Call = [string, unknown[]];
 type Push = (value: unknown) => void;
 
-test('native: blocks confirmed between the first load and the first push are fetched; skipped slots are not', async () => {
+test('native: blocks confirmed between the first load and the first push are fetched; skipped slots are not; a dropped socket is not live until a push comes again', async () => {
   // Slot 8 is skipped: block 9's parent is 7.
   const parents = new Map([[0, 0], [1, 0], [2, 1], [3, 2], [4, 3], [5, 4], [6, 5], [7, 6], [9, 7], [10, 9]]);
   const heights = new Map([...parents.keys()].map((slot, height) => [slot, height]));
   const block = (slot: number) => ({ parentSlot: parents.get(slot)!, blockHeight: heights.get(slot)!, blockhash: `hash${slot}`, blockTime: 1_700_000_000 + slot, signatures: [`sig${slot}`] });
   let confirmed = 5;
+  const socket = writable<SocketState>('open');
   const rangesAsked: Array<[number, number]> = [];
   let push: Push | undefined;
   const answer = ([method, params]: Call): unknown => {
@@ -46,7 +48,7 @@ test('native: blocks confirmed between the first load and the first push are fet
   };
   const c = {
     rpc: { call: async (method: string, params: unknown[]) => answer([method, params]), batch: async (calls: Call[]) => calls.map(answer) },
-    pubsub: { subscribe: (_m: string, _p: unknown, cb: Push) => ((push = cb), () => (push = undefined)) },
+    pubsub: { subscribe: (_m: string, _p: unknown, cb: Push) => ((push = cb), () => (push = undefined)), state: socket },
   } as unknown as DashboardSource;
 
   const model = new DashboardModel(c);
@@ -67,13 +69,25 @@ test('native: blocks confirmed between the first load and the first push are fet
     assert.deepEqual(state.txs.map((t) => t.signature).slice(0, 4), ['sig10', 'sig9', 'sig7', 'sig6']);
     assert.deepEqual(rangesAsked, [[0, 5], [6, 6]], 'only the hole was read, and never the skipped slot 8');
     assert.deepEqual([state.blockHeight, state.transactionCount], [9, 9]);
+    // The socket drops (the node restarts): the list is no longer live until a push comes again.
+    assert.equal(get(model.state).live, true);
+    socket.set('reconnecting');
+    assert.equal(get(model.state).live, false);
+    socket.set('open');
+    assert.equal(get(model.state).live, false, 'open again, but nothing pushed yet');
+    confirmed = 11;
+    parents.set(11, 10);
+    heights.set(11, 10);
+    push!({ value: { slot: 11, block: block(11) } });
+    assert.equal(get(model.state).live, true);
   } finally {
     model.stop();
   }
 });
 
-test('EVM: a head pushed while the poll reads older blocks leaves no hole', async () => {
+test('EVM: a head pushed while the poll reads older blocks leaves no hole; a dropped socket is not live until a head comes again', async () => {
   let latest = 5;
+  const socket = writable<SocketState>('open');
   let push: Push | undefined;
   let pushDuringPoll = true;
   const evmBlock = (n: number) => ({ number: `0x${n.toString(16)}`, hash: `0xh${n}`, transactions: [], timestamp: '0x1', nativeSlot: `0x${n.toString(16)}`, isFinalized: true });
@@ -95,7 +109,7 @@ test('EVM: a head pushed while the poll reads older blocks leaves no hole', asyn
         return calls.map(([, [n]]) => evmBlock(Number(BigInt(n as string))));
       },
     },
-    evmSocket: { subscribe: (_m: string, _p: unknown, cb: Push) => ((push = cb), () => (push = undefined)) },
+    evmSocket: { subscribe: (_m: string, _p: unknown, cb: Push) => ((push = cb), () => (push = undefined)), state: socket },
   } as unknown as EvmLiveSource;
 
   const model = new EvmLiveModel(c);
@@ -105,6 +119,16 @@ test('EVM: a head pushed while the poll reads older blocks leaves no hole', asyn
     assert.deepEqual(get(model.state).blocks.map((b) => b.number), [7, 5, 4, 3, 2, 1, 0]);
     await until(() => get(model.state).blocks.some((b) => b.number === 6), 'the block between');
     assert.deepEqual(get(model.state).blocks.map((b) => b.number), [7, 6, 5, 4, 3, 2, 1, 0]);
+    // The EVM socket drops: not live until a head is pushed after it reconnects.
+    latest = 8;
+    push!({ hash: '0xh8' });
+    await until(() => get(model.state).live && get(model.state).blocks[0]!.number === 8, 'the pushed head');
+    socket.set('reconnecting');
+    assert.equal(get(model.state).live, false);
+    socket.set('open');
+    latest = 9;
+    push!({ hash: '0xh9' });
+    await until(() => get(model.state).live, 'live again');
   } finally {
     model.stop();
   }

@@ -24,6 +24,15 @@ export interface NodeInfo {
   evmStateAccount: string;
   transferToNativeSelector: string;
   devAccountsAvailable: boolean;
+  /** The ledger on disk (nodes before it had none). */
+  ledger?: LedgerInfo;
+}
+
+/** isthmus_getNodeInfo's ledger: its folder's size on disk, the slots it keeps (null: all), its oldest slot. */
+export interface LedgerInfo {
+  diskBytes: number;
+  limitLedgerSize: number | null;
+  firstAvailableSlot: number;
 }
 
 export interface Connection {

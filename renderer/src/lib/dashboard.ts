@@ -57,6 +57,7 @@ export class DashboardModel {
   private stopped = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
+  private unwatchSocket: (() => void) | undefined;
   private lastPush = 0;
   /** The confirmed slot `transactionCount` was read at; newer blocks add their transactions to it. */
   private countedSlot = Infinity;
@@ -78,12 +79,20 @@ export class DashboardModel {
         this.publish();
       },
     );
+    // A dropped socket pushes nothing: the list says so until the first push after it reconnects.
+    this.unwatchSocket = this.c.pubsub.state.subscribe((state) => {
+      if (state === 'open' || !this.s.live) return;
+      this.s.live = false;
+      this.lastPush = 0;
+      this.publish();
+    });
   }
 
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.unsubscribe?.();
+    this.unwatchSocket?.();
   }
 
   private publish(): void {

@@ -50,6 +50,7 @@ export class EvmLiveModel {
   private stopped = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
+  private unwatchSocket: (() => void) | undefined;
 
   constructor(private readonly c: EvmLiveSource) {}
 
@@ -58,6 +59,12 @@ export class EvmLiveModel {
       this.s.live = true;
       void this.c.evm.call<any>('eth_getBlockByHash', [head.hash, false]).then((b) => b && this.add([summary(b)]), () => undefined);
     });
+    // A dropped socket pushes nothing: not live until the first head after it reconnects (the poll covers meanwhile).
+    this.unwatchSocket = this.c.evmSocket?.state.subscribe((state) => {
+      if (state === 'open' || !this.s.live) return;
+      this.s.live = false;
+      this.publish();
+    });
     void this.tick();
   }
 
@@ -65,6 +72,7 @@ export class EvmLiveModel {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.unsubscribe?.();
+    this.unwatchSocket?.();
   }
 
   private add(blocks: EvmBlockSummary[]): void {

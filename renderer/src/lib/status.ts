@@ -4,7 +4,7 @@
  * thrown: the bar shows them and the next poll recovers.
  */
 import { get, writable } from 'svelte/store';
-import { connection, refreshInfo, type Connection } from './connection.ts';
+import { connection, refreshInfo, type Connection, type LedgerInfo } from './connection.ts';
 import { RpcError, errorText } from './rpc.ts';
 
 export interface ChainStatus {
@@ -15,12 +15,14 @@ export interface ChainStatus {
   evmBlock: number | null;
   evmChainId: number | null;
   genesisHash: string | null;
+  /** An Isthmus node's ledger on disk (its size changes as it grows and is trimmed). */
+  ledger: LedgerInfo | null;
   health: string;
   error: string | null;
   updatedAt: number;
 }
 
-const empty = (): ChainStatus => ({ slot: null, confirmed: null, finalized: null, epoch: null, evmBlock: null, evmChainId: null, genesisHash: null, health: 'unknown', error: null, updatedAt: 0 });
+const empty = (): ChainStatus => ({ slot: null, confirmed: null, finalized: null, epoch: null, evmBlock: null, evmChainId: null, genesisHash: null, ledger: null, health: 'unknown', error: null, updatedAt: 0 });
 
 export const status = writable<ChainStatus>(empty());
 
@@ -41,6 +43,8 @@ async function poll(c: Connection): Promise<void> {
     ['getSlot', [{ commitment: 'confirmed' }]],
     ['getSlot', [{ commitment: 'finalized' }]],
     ['getEpochInfo', [{ commitment: 'processed' }]],
+    // An Isthmus node tells its ledger's size on disk.
+    ...(c.info ? [['isthmus_getNodeInfo', []] as [string, unknown[]]] : []),
   ];
   const [native, evmAnswers, h] = await Promise.all([
     c.rpc.batch(calls).catch((e) => e as Error),
@@ -53,13 +57,14 @@ async function poll(c: Connection): Promise<void> {
   if (native instanceof Error) {
     next.error = errorText(native);
   } else {
-    const [slot, confirmed, finalized, epoch] = native as unknown[];
+    const [slot, confirmed, finalized, epoch, info] = native as unknown[];
     if (slot instanceof RpcError) next.error = errorText(slot);
     else {
       next.slot = Math.max(slot as number, prev.slot ?? 0);
       if (!(confirmed instanceof Error)) next.confirmed = confirmed as number;
       if (!(finalized instanceof Error)) next.finalized = finalized as number;
       if (!(epoch instanceof Error)) next.epoch = epoch as ChainStatus['epoch'];
+      if (info && !(info instanceof Error)) next.ledger = (info as { ledger?: LedgerInfo }).ledger ?? null;
     }
   }
   if (!(evmAnswers instanceof Error)) {
