@@ -102,17 +102,17 @@ test('the explorer shows a stopped node as disconnected and, once it is back on 
     await page.waitForSelector('[data-socket-state]', { state: 'detached', timeout: 30_000 });
     await page.waitForSelector('[data-evm-socket-state]', { state: 'detached', timeout: 30_000 });
     // Pushed updates resume on new sockets, which subscribed again.
-    const pubsubAgain = await waitFor(() => pubsubSockets().find((s) => !s.closed && s.received.includes('slotNotification') && s.received.includes('blockNotification')), {
+    const pubsubAgain = await waitFor<SocketLog | undefined>(() => pubsubSockets().find((s) => !s.closed && s.received.includes('slotNotification') && s.received.includes('blockNotification')), {
       timeoutMs: 30_000,
       what: 'slot and block notifications on a reconnected PubSub socket',
-    });
+    }).then((s) => s!);
     assert.ok(pubsubAgain.sent.includes('slotSubscribe') && pubsubAgain.sent.includes('blockSubscribe'), `subscribed again: ${pubsubAgain.sent.join(', ')}`);
     await page.waitForSelector('[data-live]', { timeout: 30_000 });
     await waitFor(async () => (await statusNumber(page, 'data-slot')) > slotBefore + 2, { what: 'the status bar to move after the restart', timeoutMs: 30_000 });
     const dashSlot = async () => Number(((await page.textContent('[data-dash-slot]')) ?? '').replace(/,/g, ''));
     await waitFor(async () => (await dashSlot()) > slotBefore, { what: "the dashboard's newest block to be one made after the restart", timeoutMs: 30_000 });
 
-    const evmAgain = await waitFor(() => evmSockets().find((s) => !s.closed && s.sent.includes('eth_subscribe')), { timeoutMs: 30_000, what: 'the EVM socket subscribed again' });
+    const evmAgain = (await waitFor(() => evmSockets().find((s) => !s.closed && s.sent.includes('eth_subscribe')), { timeoutMs: 30_000, what: 'the EVM socket subscribed again' }))!;
     const secondEvmBlock = await evmTransfer(node);
     assert.ok(secondEvmBlock > firstEvmBlock);
     await waitFor(() => evmAgain.received.includes('eth_subscription'), { timeoutMs: 30_000, what: 'a newHeads notification on the reconnected EVM socket' });
