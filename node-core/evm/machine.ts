@@ -86,6 +86,8 @@ export class EvmMachine {
   /** Per open message frame: what it and its successful sub-frames touched and created (kept only if it succeeds). */
   private readonly frames: FrameRecord[] = [];
   private lastRun: FrameRecord = emptyFrame();
+  /** Frames are followed only for transactions the chain runs (their records feed the indexes), not for calls and estimates. */
+  private followFrames = false;
   private canCredit: (recipient: string) => boolean = () => false;
   private blockCache: { key: string; block: Block } | null = null;
 
@@ -96,6 +98,7 @@ export class EvmMachine {
   ) {
     vm.evm.events!.on('beforeMessage', (m: Message) => {
       this.messages.push(m);
+      if (!this.followFrames) return;
       const frame = emptyFrame();
       frame.touched.add(m.caller.toString());
       if (m.to) {
@@ -107,6 +110,7 @@ export class EvmMachine {
     });
     vm.evm.events!.on('afterMessage', (result: EVMResult) => {
       const message = this.messages.pop();
+      if (!this.followFrames) return;
       const frame = this.frames.pop();
       if (!message || !frame) return;
       const parent = this.frames[this.frames.length - 1];
@@ -193,6 +197,7 @@ export class EvmMachine {
       this.messages.length = 0;
       this.frames.length = 0;
       this.lastRun = emptyFrame();
+      this.followFrames = opts.call !== true;
       this.canCredit = opts.canCredit;
       try {
         const result = await runTx(this.vm, {
@@ -204,6 +209,7 @@ export class EvmMachine {
         });
         return { ...result, touched: this.lastRun.touched, created: this.lastRun.created };
       } finally {
+        this.followFrames = false;
         this.canCredit = () => false;
       }
     });
