@@ -5,7 +5,7 @@
  */
 import { createBlock, paramsBlock, type Block } from '@ethereumjs/block';
 import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
-import type { Message } from '@ethereumjs/evm';
+import type { EVMResult, Message } from '@ethereumjs/evm';
 import { paramsTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
@@ -15,6 +15,7 @@ import { ecrecover } from './crypto.ts';
 import { keccak256 } from '../common/hash.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
 import { FlatStateManager } from './state-manager.ts';
+import type { Hex } from './records.ts';
 import { EvmChanges, type EvmStateSource } from './state.ts';
 
 export { Address };
@@ -82,6 +83,11 @@ class Mutex {
 export class EvmMachine {
   private readonly mutex = new Mutex();
   private readonly messages: Message[] = [];
+  /** Per open message frame: what it and its successful sub-frames touched and created (kept only if it succeeds). */
+  private readonly frames: FrameRecord[] = [];
+  private lastRun: FrameRecord = emptyFrame();
+  /** Frames are followed only for transactions the chain runs (their records feed the indexes), not for calls and estimates. */
+  private followFrames = false;
   private canCredit: (recipient: string) => boolean = () => false;
   private blockCache: { key: string; block: Block } | null = null;
 
@@ -90,8 +96,34 @@ export class EvmMachine {
     private readonly vm: VM,
     private readonly stateManager: FlatStateManager,
   ) {
-    vm.evm.events!.on('beforeMessage', (m: Message) => void this.messages.push(m));
-    vm.evm.events!.on('afterMessage', () => void this.messages.pop());
+    vm.evm.events!.on('beforeMessage', (m: Message) => {
+      this.messages.push(m);
+      if (!this.followFrames) return;
+      const frame = emptyFrame();
+      frame.touched.add(m.caller.toString());
+      if (m.to) {
+        frame.touched.add(m.to.toString());
+        // DELEGATECALL and CALLCODE run another address's code: traces name it as the callee.
+        if (!m.codeAddress.equals(m.to)) frame.touched.add(m.codeAddress.toString());
+      }
+      this.frames.push(frame);
+    });
+    vm.evm.events!.on('afterMessage', (result: EVMResult) => {
+      const message = this.messages.pop();
+      if (!this.followFrames) return;
+      const frame = this.frames.pop();
+      if (!message || !frame) return;
+      const parent = this.frames[this.frames.length - 1];
+      if (!result.execResult.exceptionError && result.createdAddress) {
+        const address = result.createdAddress.toString() as Hex;
+        frame.touched.add(address);
+        frame.created.unshift({ address, creator: message.caller.toString() as Hex });
+      }
+      // A failed frame's calls still happened (traces show them); its creations did not.
+      const keep = result.execResult.exceptionError ? { touched: frame.touched, created: [] } : frame;
+      if (parent) merge(parent, keep);
+      else this.lastRun = keep;
+    });
   }
 
   static async create(chainId: number, blockHash: (n: bigint) => Promise<Uint8Array>, storageRootOf?: (address: string) => Uint8Array): Promise<EvmMachine> {
@@ -159,25 +191,53 @@ export class EvmMachine {
   }
 
   /** Runs a transaction; its changes land in `opts.changes`. Throws for transactions the chain cannot include. */
-  run(opts: RunOptions): Promise<RunTxResult> {
+  run(opts: RunOptions): Promise<RunResult> {
     return this.mutex.run(async () => {
       this.stateManager.use(opts.below, opts.changes);
       this.messages.length = 0;
+      this.frames.length = 0;
+      this.lastRun = emptyFrame();
+      this.followFrames = opts.call !== true;
       this.canCredit = opts.canCredit;
       try {
-        return await runTx(this.vm, {
+        const result = await runTx(this.vm, {
           tx: opts.tx,
           block: this.block(opts.env),
           skipHardForkValidation: true,
           skipNonce: opts.call === true,
           skipBalance: opts.call === true,
         });
+        return { ...result, touched: this.lastRun.touched, created: this.lastRun.created };
       } finally {
+        this.followFrames = false;
         this.canCredit = () => false;
       }
     });
   }
 }
+
+/** A contract a transaction created (at any depth), and the address that ran the CREATE/CREATE2. */
+export interface Creation {
+  address: Hex;
+  creator: Hex;
+}
+
+interface FrameRecord {
+  /** Callers, callees and code addresses of every message frame (failed ones too). */
+  touched: Set<string>;
+  /** Contracts created by frames that succeeded, outermost first. */
+  created: Creation[];
+}
+
+const emptyFrame = (): FrameRecord => ({ touched: new Set(), created: [] });
+
+function merge(parent: FrameRecord, child: FrameRecord): void {
+  for (const a of child.touched) parent.touched.add(a);
+  parent.created.push(...child.created);
+}
+
+/** runTx's result, with the addresses its message frames touched and the contracts it created. */
+export type RunResult = RunTxResult & { touched: Set<string>; created: Creation[] };
 
 export interface CallOptions {
   caller: Address;

@@ -126,6 +126,8 @@ export function createEvmProgram(host: EvmProgramHost): Program {
       logs: (exec.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address), topics: topics.map((t) => bytesToHex(t)), data: bytesToHex(data) })),
       revertData: status === 0 ? exec.returnValue : new Uint8Array(0),
       nativeSignature: ctx.signature,
+      created: status === 1 ? result.created : [],
+      internal: internalAddresses(result.touched, decoded.from, decoded.tx.to?.toString(), result.created),
     });
     ctx.log(`EVM transaction ${decoded.hash}`);
     if (status === 0) ctx.log(`EVM execution failed: ${exec.exceptionError!.error}`);
@@ -151,7 +153,7 @@ export function createEvmProgram(host: EvmProgramHost): Program {
     const { raw, hash } = encodeDeposit(bridge.nonce, to, wei, host.decoder.chainId);
     scope.records.push({
       hash, raw, from: bridgeAddressKey as Hex, deposit: true, status: 1, gasUsed: 0, effectiveGasPrice: 0n, contractAddress: null, logs: [],
-      revertData: new Uint8Array(0), nativeSignature: ctx.signature,
+      revertData: new Uint8Array(0), nativeSignature: ctx.signature, created: [], internal: [],
     });
     ctx.log(`SwapNativeToEther: ${ix.lamports} lamports from ${owner.key} to ${to}`);
     ctx.log(`EVM transaction ${hash}`);
@@ -220,3 +222,9 @@ export function createEvmProgram(host: EvmProgramHost): Program {
 }
 
 const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** What a transaction's frames touched beyond what its record already names (sender, recipient, created contracts). */
+function internalAddresses(touched: Set<string>, from: string, to: string | undefined, created: Array<{ address: string }>): Hex[] {
+  const named = new Set([from, to, ...created.map((c) => c.address)]);
+  return [...touched].filter((a) => !named.has(a)) as Hex[];
+}

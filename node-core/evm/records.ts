@@ -12,6 +12,10 @@ export const ADDRESS_TX_TABLE = 'evm-addr';
 export const ACCOUNT_TABLE = 'evm-acct';
 export const STORAGE_TABLE = 'evm-stor';
 export const CODE_TABLE = 'evm-code';
+/** A contract's address → [creator, creation transaction hash] (contracts created at any depth). */
+export const CREATOR_TABLE = 'evm-creator';
+/** [sender, nonce] → transaction hash (ots_getTransactionBySenderAndNonce). */
+export const NONCE_TABLE = 'evm-nonce';
 
 export type Hex = PrefixedHexString;
 
@@ -40,6 +44,10 @@ export interface EvmTxRecord {
   nativeSignature: string;
   blockNumber: number;
   index: number;
+  /** Contracts the transaction created at any depth (CREATE/CREATE2 inside calls too), with who ran the create. */
+  created: Array<{ address: Hex; creator: Hex }>;
+  /** Addresses its inner calls touched beyond the sender, the recipient and the created contracts (the address index's). */
+  internal: Hex[];
 }
 
 export interface EvmBlockRecord {
@@ -63,7 +71,11 @@ export interface EvmBlockRecord {
 const b = (h: Hex) => hexToBytes(h);
 const h = (v: Uint8Array): Hex => bytesToHex(v);
 
-type TxTuple = [Uint8Array, Uint8Array, Uint8Array, 0 | 1, 0 | 1, number, number, Uint8Array, Uint8Array | null, Array<[Uint8Array, Uint8Array[], Uint8Array]>, Uint8Array, string, number, number];
+type TxTuple = [
+  Uint8Array, Uint8Array, Uint8Array, 0 | 1, 0 | 1, number, number, Uint8Array, Uint8Array | null, Array<[Uint8Array, Uint8Array[], Uint8Array]>, Uint8Array, string, number, number,
+  // Added later: records written before have neither.
+  Array<[Uint8Array, Uint8Array]>?, Uint8Array[]?,
+];
 
 export function encodeTxRecord(r: EvmTxRecord): TxTuple {
   return [
@@ -71,6 +83,7 @@ export function encodeTxRecord(r: EvmTxRecord): TxTuple {
     r.contractAddress ? b(r.contractAddress) : null,
     r.logs.map((l) => [b(l.address), l.topics.map(b), b(l.data)]),
     r.revertData, r.nativeSignature, r.blockNumber, r.index,
+    r.created.map((c) => [b(c.address), b(c.creator)]), r.internal.map(b),
   ];
 }
 
@@ -80,6 +93,7 @@ export function decodeTxRecord(t: TxTuple): EvmTxRecord {
     effectiveGasPrice: bytesToBigInt(t[7]), contractAddress: t[8] ? h(t[8]) : null,
     logs: t[9].map(([address, topics, data]) => ({ address: h(address), topics: topics.map(h), data: h(data) })),
     revertData: t[10], nativeSignature: t[11], blockNumber: t[12], index: t[13],
+    created: (t[14] ?? []).map(([address, creator]) => ({ address: h(address), creator: h(creator) })), internal: (t[15] ?? []).map(h),
   };
 }
 

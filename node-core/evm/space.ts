@@ -25,6 +25,8 @@ import {
   BLOCK_HASH_TABLE,
   BLOCK_TABLE,
   CODE_TABLE,
+  CREATOR_TABLE,
+  NONCE_TABLE,
   decodeAccountRecord,
   decodeBlockRecord,
   decodeTxRecord,
@@ -173,6 +175,8 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     for (const t of layer.transactions) {
       extras.push({ table: TX_TABLE, key: t.hash, value: encodeTxRecord(t) });
       for (const address of involvedAddresses(t)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: t.hash });
+      for (const c of t.created) extras.push({ table: CREATOR_TABLE, key: c.address, value: [c.creator, t.hash] });
+      extras.push({ table: NONCE_TABLE, key: [t.from, Number(envelopeOf(t.raw).nonce)], value: t.hash });
     }
     this.sealedHead = { number: block.number, hash: block.hash };
     this.remember(block, layer.transactions);
@@ -291,18 +295,38 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     return v ? decodeTxRecord(v as Parameters<typeof decodeTxRecord>[0]) : null;
   }
 
-  /** Transactions that involve `address`, newest first, below (block, index) `before` (exclusive). */
-  async addressTransactions(address: string, opts: { before?: [number, number]; after?: [number, number]; limit: number }): Promise<Hex[]> {
+  /**
+   * Visible transactions that involve `address` (the address index), as [block, index, hash]: newest
+   * first from below block `below` (exclusive; undefined = from the newest), or oldest first from
+   * above block `above` (exclusive). Stop iterating to stop reading.
+   */
+  async *addressHistory(address: string, from: { below?: number } | { above: number }): AsyncGenerator<[number, number, Hex]> {
     const a = address.toLowerCase();
-    const range = opts.after
-      ? { start: [a, opts.after[0], opts.after[1] + 1], end: [a, Number.MAX_SAFE_INTEGER], limit: opts.limit }
-      : { start: opts.before ? [a, ...opts.before] : [a, Number.MAX_SAFE_INTEGER], end: [a], reverse: true, limit: opts.limit };
-    const out: Hex[] = [];
+    const range =
+      'above' in from
+        ? { start: [a, from.above + 1], end: [a, Number.MAX_SAFE_INTEGER] }
+        : { start: [a, from.below ?? Number.MAX_SAFE_INTEGER], end: [a], reverse: true };
     for await (const [key, hash] of this.store.scanExtras(ADDRESS_TX_TABLE, range)) {
-      if ((key as [string, number, number])[1] > this.visible.number) continue;
-      out.push(hash as Hex);
+      const [, block, index] = key as [string, number, number];
+      if (block > this.visible.number) {
+        if ('above' in from) return;
+        continue;
+      }
+      yield [block, index, hash as Hex];
     }
-    return out;
+  }
+
+  /** The visible transaction `sender` signed with `nonce` (deposits: the bridge's nonce), or null. */
+  async transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<EvmTxRecord | null> {
+    const hash = (await this.store.getExtra(NONCE_TABLE, [sender.toLowerCase(), Number(nonce)])) as Hex | null;
+    return hash ? this.transaction(hash) : null;
+  }
+
+  /** Who created the contract at `address` (at any depth) and in which visible transaction; null for an address no transaction created. */
+  async contractCreator(address: string): Promise<{ creator: Hex; hash: Hex } | null> {
+    const v = (await this.store.getExtra(CREATOR_TABLE, address.toLowerCase())) as [Hex, Hex] | null;
+    if (!v) return null;
+    return (await this.transaction(v[1])) ? { creator: v[0], hash: v[1] } : null;
   }
 
   /**
@@ -326,24 +350,35 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
   }
 }
 
-/** Addresses a transaction involves, for the address index: sender, receiver or created contract, log emitters. */
+/**
+ * Addresses a transaction involves, for the address index: sender, receiver or created contract,
+ * log emitters, and the callers, callees and contracts created of its inner calls.
+ */
 function involvedAddresses(t: EvmTxRecord): Set<string> {
   const out = new Set<string>([t.from]);
   const to = recipientOf(t.raw);
   if (to) out.add(to);
   if (t.contractAddress) out.add(t.contractAddress);
   for (const log of t.logs) out.add(log.address);
+  for (const c of t.created) out.add(c.address);
+  for (const a of t.internal) out.add(a);
   return out;
 }
 
 /** The `to` of a raw transaction, or null for a contract creation. */
 export function recipientOf(raw: Uint8Array): string | null {
+  return envelopeOf(raw).to;
+}
+
+/** The nonce and `to` (null for a contract creation) of a raw transaction. */
+export function envelopeOf(raw: Uint8Array): { nonce: bigint; to: string | null } {
   // Decoding is cheaper than parsing field positions of five envelope types by hand.
   const type = raw[0]! <= 0x7f ? raw[0]! : 0;
   const list = (type === 0 ? rlpDecode(raw) : rlpDecode(raw.subarray(1))) as Uint8Array[];
   const toIndex = type === 0 ? 3 : type === 1 ? 4 : 5;
   const to = list[toIndex]!;
-  return to.length === 20 ? bytesToHex(to) : null;
+  const nonce = list[type === 0 ? 0 : 1]!;
+  return { nonce: nonce.length ? BigInt(bytesToHex(nonce)) : 0n, to: to.length === 20 ? bytesToHex(to) : null };
 }
 
 const rlpDecode = (b: Uint8Array) => RLP.decode(b);

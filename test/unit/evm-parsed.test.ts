@@ -192,7 +192,7 @@ describe('Ethereum JSON: revert reasons and transferToNative decoded on the node
     const raw = await carrying({ type: 2, nonce: 1, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, gasLimit: 100_000, to: other, ...fields });
     return {
       hash: EthTransaction.from(hexlify(raw)).hash as Hex, raw, from: wallet.address.toLowerCase() as Hex, deposit: false, status: revertData.length ? 0 : 1, gasUsed: 30_000,
-      cumulativeGasUsed: 30_000, effectiveGasPrice: 1_000_000_000n, contractAddress: null, logs: [], revertData, nativeSignature: bs58.encode(new Uint8Array(64).fill(2)), blockNumber: 9, index: 0,
+      cumulativeGasUsed: 30_000, effectiveGasPrice: 1_000_000_000n, contractAddress: null, logs: [], revertData, nativeSignature: bs58.encode(new Uint8Array(64).fill(2)), blockNumber: 9, index: 0, created: [], internal: [],
     };
   };
 

@@ -19,6 +19,7 @@ import { cachedCall } from './call-cache.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
 import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
+import { makeOtsGetApiLevel, otsMethods } from './ots.ts';
 import {
   blockSelector,
   bytesHex,
@@ -419,42 +420,6 @@ async function signForDevAccount(ctx: EvmRpcContext, call: CallObject): Promise<
   return tx.sign(key.privateKey).serialize();
 }
 
-// ---- Otterscan's address history ----
-
-const ots_getApiLevel: Method = (p) => {
-  noParams(p);
-  return 8;
-};
-
-async function otsPage(ctx: EvmRpcContext, hashes: Hex[]) {
-  const txs: unknown[] = [];
-  const receipts: unknown[] = [];
-  for (const h of hashes) {
-    const t = (await ctx.space.transaction(h))!;
-    const block = (await ctx.space.block(t.blockNumber))!;
-    txs.push(formatTransaction(t, block, ctx.space.machine.common));
-    receipts.push({ ...formatReceipt(t, block, firstLogIndex(await ctx.space.blockTransactions(block), t.index)), timestamp: hex(block.timestamp) });
-  }
-  return { txs, receipts };
-}
-
-const ots_searchTransactionsBefore: Method = async (p, ctx) => {
-  const [address, blockNumber, pageSize] = parseParams(p, [required('address', ethAddress), required('blockNumber', (v, n) => (typeof v === 'number' ? v : smallQuantity(v, n))), required('pageSize', (v, n) => (typeof v === 'number' ? v : smallQuantity(v, n)))]);
-  const size = Math.max(1, Math.min(pageSize, 100));
-  const hashes = await ctx.space.addressTransactions(address, { before: blockNumber === 0 ? undefined : [blockNumber, 0], limit: size + 1 });
-  const page = await otsPage(ctx, hashes.slice(0, size));
-  return { ...page, firstPage: blockNumber === 0, lastPage: hashes.length <= size };
-};
-
-const ots_searchTransactionsAfter: Method = async (p, ctx) => {
-  const [address, blockNumber, pageSize] = parseParams(p, [required('address', ethAddress), required('blockNumber', (v, n) => (typeof v === 'number' ? v : smallQuantity(v, n))), required('pageSize', (v, n) => (typeof v === 'number' ? v : smallQuantity(v, n)))]);
-  const size = Math.max(1, Math.min(pageSize, 100));
-  // Oldest first from the index; Otterscan wants every page newest first.
-  const hashes = await ctx.space.addressTransactions(address, { after: [blockNumber, Number.MAX_SAFE_INTEGER - 1], limit: size + 1 });
-  const page = await otsPage(ctx, hashes.slice(0, size).reverse());
-  return { ...page, firstPage: hashes.length <= size, lastPage: blockNumber === 0 };
-};
-
 export const ethMethods: MethodTable<EvmRpcContext> = {
   web3_clientVersion,
   web3_sha3,
@@ -500,7 +465,7 @@ export const ethMethods: MethodTable<EvmRpcContext> = {
   eth_uninstallFilter,
   eth_sendRawTransaction,
   eth_sendTransaction,
-  ots_getApiLevel,
-  ots_searchTransactionsBefore,
-  ots_searchTransactionsAfter,
+  ...otsMethods,
+  // Over the whole table: the level announced follows the methods served.
+  ots_getApiLevel: makeOtsGetApiLevel(() => Object.keys(ethMethods)),
 };

@@ -42,18 +42,6 @@ export async function fetchEvmTransaction(c: Connection, hash: string): Promise<
   return { tx, receipt, block, latest: Number(BigInt(bn)) };
 }
 
-export async function fetchEvmAddress(c: Connection, address: string, beforeBlock: number): Promise<{ balance: bigint; nonce: number; code: string; history: any }> {
-  const [balance, nonce, code] = unwrap<[string, string, string]>(
-    await c.evm.batch([
-      ['eth_getBalance', [address, 'latest']],
-      ['eth_getTransactionCount', [address, 'latest']],
-      ['eth_getCode', [address, 'latest']],
-    ]),
-  );
-  const history = await c.evm.call<any>('ots_searchTransactionsBefore', [address, beforeBlock, EVM_PAGE]).catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }));
-  return { balance: BigInt(balance), nonce: Number(BigInt(nonce)), code, history };
-}
-
 /** A 0x hash of 32 bytes: a transaction or a block, whichever the node has. */
 export async function resolveEvmHash(c: Connection, hash: string): Promise<'tx' | 'block' | null> {
   const [tx, block] = await c.evm.batch([
