@@ -240,6 +240,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     for (const h of hashes) {
       this.known.delete(h);
       this.pendingByHash.delete(h);
+      this.space.decoder.forget(h);
     }
   }
 }
