@@ -20,20 +20,29 @@ import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../node-c
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
 import { compileFixture } from '../test/helpers/evm.ts';
 import { foundryBinary } from '../test/helpers/evm.ts';
+import { followBlockArrivals, percentiles } from './lib/block-arrivals.ts';
 import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
+import { rssMiB, samplePeakRss } from './lib/rss.ts';
+import { headline } from './lib/headline.ts';
 
 const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' } } });
 const TRANSFERS = Number(values.transfers);
 const READS = Number(values.reads);
 const CONCURRENCY = Number(values.concurrency);
 const SENDERS = 32;
+/** How long after the load the settled memory is read (issue 18: within 30% of idle a minute after a burst). */
+const SETTLE_MS = 60_000;
 const WORDS = 'test test test test test test test test test test test junk';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const counter = compileFixture('Counter.sol', 'Counter');
 
 interface Figures {
   transfers: number;
+  /** Send-to-receipt of the burst's transfers, ms: from the send being taken to its block being announced. */
+  latency: { median: number; p90: number };
+  /** Sends answered "txpool is full" and retried. */
+  retries: number;
   call: number;
   /** eth_call with a different `from` each time: nothing a result cache could answer. */
   callDistinct: number;
@@ -80,8 +89,16 @@ async function measure(name: string, url: string, chainId: bigint): Promise<Figu
     for (const s of senders) raws.push(await s.signTransaction({ to: bytesToHex(randomBytes(20)), value: 1n, nonce: n, gasLimit: 21000n, maxFeePerGas: 1_000_000_000_000n, maxPriorityFeePerGas: 0n, chainId, type: 2 }));
   }
   const bodies = raws.map((r, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [r] }));
+  const arrivals = await followBlockArrivals(url);
+  const taken = new Map<string, number>();
   const start = performance.now();
-  const load = await postConcurrently(url, bodies, CONCURRENCY);
+  const load = await postConcurrently(url, bodies, CONCURRENCY, {
+    retryWhen: (answer) => answer.includes('txpool is full'),
+    onAnswer: (_, answer, at) => {
+      const hash = (JSON.parse(answer) as { result?: string }).result;
+      if (hash) taken.set(hash, at);
+    },
+  });
   if (load.errors) console.log(`  ${name}: ${load.errors} sends failed, first: ${load.firstError}`);
   for (;;) {
     const nonces = await Promise.all(senders.map((s) => rpcCall(url, 'eth_getTransactionCount', [s.address, 'latest'])));
@@ -90,7 +107,10 @@ async function measure(name: string, url: string, chainId: bigint): Promise<Figu
   }
   const seconds = (performance.now() - start) / 1000;
   const transfers = load.ok / seconds;
-  console.log(`  ${name}: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${transfers.toFixed(0)} transfers/s`);
+  while ([...taken.keys()].some((h) => !arrivals.seen.has(h))) await sleep(10);
+  arrivals.close();
+  const latency = percentiles([...taken].map(([hash, at]) => arrivals.seen.get(hash)! - at));
+  console.log(`  ${name}: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s, ${load.retries} "txpool is full" retries) = ${transfers.toFixed(0)} transfers/s; send-to-receipt median ${latency.median.toFixed(0)} ms, p90 ${latency.p90.toFixed(0)} ms`);
 
   const address = await deployCounter(url, chainId, dev);
   const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: address, data: '0x06661abd' }, 'latest'] });
@@ -107,13 +127,29 @@ async function measure(name: string, url: string, chainId: bigint): Promise<Figu
   const balances = await postConcurrently(url, Array(READS * 2).fill(balanceBody), CONCURRENCY);
   const balance = balances.ok / balances.seconds;
   console.log(`  ${name}: eth_getBalance ${balances.ok} in ${balances.seconds.toFixed(2)} s = ${balance.toFixed(0)} requests/s`);
-  return { transfers, call, callDistinct, balance };
+  return { transfers, latency, retries: load.retries, call, callDistinct, balance };
 }
 
-async function benchIsthmus(): Promise<Figures> {
+/** The node's resident memory: idle after start, the peak under the load, and a minute after it ended. */
+interface Memory {
+  idle: number;
+  peak: number;
+  settled: number;
+}
+
+async function benchIsthmus(): Promise<Figures & { memory: Memory }> {
   const node = await startNodeProcess(['--mnemonic', WORDS]);
   try {
-    return await measure('isthmus', node.evmRpcUrl, 5705n);
+    const pid = node.child.pid!;
+    await sleep(2_000);
+    const idle = rssMiB(pid);
+    const sampler = samplePeakRss(pid);
+    const figures = await measure('isthmus', node.evmRpcUrl, 5705n);
+    const peak = sampler.stop();
+    await sleep(SETTLE_MS);
+    const settled = rssMiB(pid);
+    console.log(`  isthmus: RSS idle ${idle.toFixed(0)} MiB, peak under load ${peak.toFixed(0)} MiB, ${SETTLE_MS / 1000} s after the load ${settled.toFixed(0)} MiB`);
+    return { ...figures, memory: { idle, peak, settled } };
   } finally {
     await node.stop();
   }
@@ -173,6 +209,17 @@ const ceiling = await benchRunTx();
 const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x Anvil (${b.toFixed(0)}/s)` : 'no Anvil here');
 console.log('');
 console.log(`transfers        ${ours.transfers.toFixed(0)}/s = ${ratio(ours.transfers, anvil?.transfers)}; bar 0.5x; ceiling ${ceiling.toFixed(0)}/s (runTx in-process)`);
+console.log(`send-to-receipt  median ${ours.latency.median.toFixed(0)} ms, p90 ${ours.latency.p90.toFixed(0)} ms during the burst${anvil ? ` (Anvil, a block a second: median ${anvil.latency.median.toFixed(0)} ms, p90 ${anvil.latency.p90.toFixed(0)} ms)` : ''}; goal: median within two slots`);
 console.log(`eth_call         ${ours.call.toFixed(0)} requests/s = ${ratio(ours.call, anvil?.call)}; bar 0.25x (the same call: answered from the block's result cache after the first)`);
 console.log(`eth_call (distinct) ${ours.callDistinct.toFixed(0)} requests/s = ${ratio(ours.callDistinct, anvil?.callDistinct)} (a different caller each time: every call executed)`);
 console.log(`eth_getBalance   ${ours.balance.toFixed(0)} requests/s = ${ratio(ours.balance, anvil?.balance)}; bar 1x`);
+console.log(`memory           idle ${ours.memory.idle.toFixed(0)} MiB (goal < 150), peak ${ours.memory.peak.toFixed(0)} MiB (goal < 400), ${SETTLE_MS / 1000} s after ${ours.memory.settled.toFixed(0)} MiB (goal within 30% of idle)`);
+
+const vsAnvil = (value: number | undefined) => (value === undefined ? undefined : { name: 'Anvil', value });
+headline({ bench: 'evm', figure: 'EVM transfers (burst, until every receipt)', value: ours.transfers, unit: '/s', peer: vsAnvil(anvil?.transfers), goal: '≥ 1.0x Anvil' });
+headline({ bench: 'evm', figure: 'EVM send-to-receipt median during the burst', value: ours.latency.median, unit: 'ms', peer: vsAnvil(anvil?.latency.median), goal: 'within two slots' });
+headline({ bench: 'evm', figure: 'eth_call, a different caller each time', value: ours.callDistinct, unit: 'req/s', peer: vsAnvil(anvil?.callDistinct), goal: '≥ 0.3x Anvil' });
+headline({ bench: 'evm', figure: 'eth_getBalance', value: ours.balance, unit: 'req/s', peer: vsAnvil(anvil?.balance), goal: '≥ 1.0x Anvil' });
+headline({ bench: 'evm', figure: 'node RSS idle', value: ours.memory.idle, unit: 'MiB', goal: '< 150 MiB' });
+headline({ bench: 'evm', figure: 'node RSS peak under the load', value: ours.memory.peak, unit: 'MiB', goal: '< 400 MiB' });
+headline({ bench: 'evm', figure: 'node RSS a minute after the load', value: ours.memory.settled, unit: 'MiB', goal: 'within 30% of idle' });

@@ -12,6 +12,7 @@ import { startNodeProcess, type NodeProcess } from './lib/node-process.ts';
 import { measureSends, runSetup } from './lib/send-load.ts';
 import { lookupTableSetup, presignLookupTransfers } from './lib/lookup-tables.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
+import { headline } from './lib/headline.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' } } });
 const COUNT = Number(values.count);
@@ -52,4 +53,5 @@ try {
   await node.stop();
 }
 console.log('');
+headline({ bench: 'lookup-tables', figure: 'v0 transfers through a lookup table', value: lookup, unit: '/s', peer: { name: 'legacy transfers, same node', value: plain } });
 console.log(`isthmus v0 lookup-table transfers ${lookup.toFixed(0)}/s = ${((100 * lookup) / plain).toFixed(0)}% of legacy transfers (${plain.toFixed(0)}/s)`);

@@ -13,6 +13,7 @@ import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { presignTransfers } from './lib/transfers.ts';
 import { liteSvmPeer } from './lib/litesvm.ts';
+import { headline } from './lib/headline.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, 'peer-count': { type: 'string', default: '2000' } } });
 const COUNT = Number(values.count);
@@ -95,4 +96,6 @@ const ganache = await benchGanache();
 console.log('');
 console.log(`isthmus            ${ours.toFixed(0)} transfers/s (goal: at least 3,000)`);
 console.log(`vs litesvm         ${(ours / lite).toFixed(2)}x (litesvm ${lite.toFixed(0)}/s in-process)`);
+headline({ bench: 'native-transfers', figure: 'native transfers over HTTP', value: ours, unit: '/s', peer: { name: 'LiteSVM in-process', value: lite }, goal: '≥ 0.45x LiteSVM' });
+headline({ bench: 'native-transfers', figure: 'transfers over HTTP vs ganache', value: ours, unit: '/s', peer: { name: 'ganache (ETH)', value: ganache } });
 console.log(`vs ganache         ${(ours / ganache).toFixed(2)}x (ganache ${ganache.toFixed(0)}/s over HTTP)`);

@@ -21,6 +21,7 @@ import { renderSysvar, SYSVAR_IDS, type Sysvars } from '../node-core/runtime/sys
 import { SYSTEM_PROGRAM_ID, type Address } from '../node-core/common/pubkey.ts';
 import { generateKeypair } from '../node-core/keys/keypair.ts';
 import { parseTransaction } from '../node-core/runtime/wire.ts';
+import { headline } from './lib/headline.ts';
 
 const COUNT = Number(process.env.PRECOMPILE_BENCH_COUNT ?? 3000);
 const secp256k1 = createRequire(import.meta.url)('secp256k1') as {
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     for (const tx of decoded) if (svm.sendTransaction(tx as never).constructor.name === 'FailedTransactionMetadata') peerFailed++;
     const peer = rate(decoded.length, (performance.now() - start) / 1000);
     if (failed || peerFailed) throw new Error(`${name}: ${failed} failed here, ${peerFailed} in LiteSVM`);
+    headline({ bench: 'precompiles', figure: `${name} instructions through the executor`, value: executor, unit: '/s', peer: { name: 'LiteSVM', value: peer } });
     console.log(
       `${name.padEnd(10)} verifier ${verifier.toLocaleString('en-US')}/s; transactions through the executor ${executor.toLocaleString('en-US')}/s` +
         ` = ${(executor / peer).toFixed(2)}x LiteSVM (${peer.toLocaleString('en-US')}/s, same transactions, sigverify off)`,

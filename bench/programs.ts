@@ -16,6 +16,7 @@ import { presignTransfers } from './lib/transfers.ts';
 import { compileMessage, signTransaction } from '../node-core/runtime/message-builder.ts';
 import { generateKeypair, type Keypair } from '../node-core/keys/keypair.ts';
 import { Deployer } from '../test/helpers/sbf-deploy.ts';
+import { headline } from './lib/headline.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '10000' }, concurrency: { type: 'string', default: '32' } } });
 const COUNT = Number(values.count);
@@ -99,4 +100,5 @@ console.log('');
 console.log(`isthmus invocations  ${ours.invocations.toFixed(0)}/s`);
 console.log(`isthmus transfers    ${ours.transfers.toFixed(0)}/s`);
 console.log(`ratio                ${(ours.invocations / ours.transfers).toFixed(2)}x the transfer rate (goal: at least 0.8x)`);
+headline({ bench: 'programs', figure: 'deployed-program invocations', value: ours.invocations, unit: '/s', peer: { name: 'plain transfers, same node', value: ours.transfers }, goal: '≥ 0.8x transfers' });
 console.log(`engine ceiling       ${ceiling.toFixed(0)}/s (litesvm alone)`);

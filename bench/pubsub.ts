@@ -25,6 +25,7 @@ import WebSocket from 'ws';
 import { keypairFromSeed } from '../node-core/keys/keypair.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
 import { DEFAULT_OPTIONS } from '../node-core/node/options.ts';
+import { headline } from './lib/headline.ts';
 
 const CONNECTIONS = 100;
 const SLOT_SUBS_PER_CONNECTION = 10;
@@ -296,6 +297,7 @@ async function main(): Promise<void> {
     console.log(`    slotNotification:    ${latencies.slot.length} (${fmt(latencies.slot)})`);
     console.log(`    accountNotification: ${latencies.account.length} (${fmt(latencies.account)})`);
     console.log(`  latency, chain event → client receipt, all: ${fmt(all)}`);
+    headline({ bench: 'pubsub', figure: `notification latency p99 at ${cfg.rate} transfers/s`, value: percentile(all, 99), unit: 'ms', goal: '< 10 ms at 3,000/s' });
     work.sort((a, b) => a - b);
     console.log(`  PubSub work inside each slot/${dueEvent} event (the chain waits for it): ${fmt(work)} over ${work.length} events`);
     await Promise.all([clients.terminate(), load.terminate()]);

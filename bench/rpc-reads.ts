@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { headline } from './lib/headline.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '60000' }, concurrency: { type: 'string', default: '32' } } });
 const COUNT = Number(values.count);
@@ -75,4 +76,6 @@ try {
 console.log('');
 console.log(`isthmus getBalance   ${ours.toFixed(0)} requests/s`);
 console.log(`vs bare server       ${((ours / ceiling) * 100).toFixed(0)}% of the transport ceiling (goal: 60% or more; ceiling ${ceiling.toFixed(0)}/s)`);
+headline({ bench: 'rpc-reads', figure: 'getBalance', value: ours, unit: 'req/s', peer: { name: 'bare HTTP server', value: ceiling }, goal: '≥ 60% of the bare server' });
+headline({ bench: 'rpc-reads', figure: 'getBalance vs ganache eth_getBalance', value: ours, unit: 'req/s', peer: { name: 'ganache', value: peer } });
 console.log(`vs ganache           ${(ours / peer).toFixed(2)}x (ganache eth_getBalance ${peer.toFixed(0)}/s)`);

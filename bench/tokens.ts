@@ -13,6 +13,7 @@ import { measureSends, runSetup } from './lib/send-load.ts';
 import { presignTokenTransfers, tokenSetup } from './lib/tokens.ts';
 import { presignTransfers } from './lib/transfers.ts';
 import { liteSvmPeer } from './lib/litesvm.ts';
+import { headline } from './lib/headline.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' } } });
 const COUNT = Number(values.count);
@@ -62,4 +63,6 @@ const ours = await benchIsthmus();
 const lite = await benchLiteSvm();
 console.log('');
 console.log(`isthmus token transfers   ${ours.token.toFixed(0)}/s = ${((100 * ours.token) / ours.plain).toFixed(0)}% of plain SOL transfers (${ours.plain.toFixed(0)}/s; goal: at least 70%)`);
+headline({ bench: 'tokens', figure: 'SPL Token transfers', value: ours.token, unit: '/s', peer: { name: 'plain SOL transfers, same node', value: ours.plain }, goal: '≥ 0.9x plain transfers' });
+headline({ bench: 'tokens', figure: 'SPL Token transfers vs LiteSVM', value: ours.token, unit: '/s', peer: { name: 'LiteSVM in-process', value: lite } });
 console.log(`vs litesvm                ${(ours.token / lite).toFixed(2)}x (litesvm ${lite.toFixed(0)} token transfers/s in-process)`);

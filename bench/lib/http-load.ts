@@ -9,12 +9,20 @@ export interface LoadResult {
   firstError?: string;
 }
 
-export async function postConcurrently(url: string, bodies: string[], concurrency: number): Promise<LoadResult> {
+export interface LoadOptions {
+  /** An answer the server means as "try again" (a full pool): the body is sent again until taken. */
+  retryWhen?: (answer: string) => boolean;
+  /** Called with each final answer and when it came (performance.now()). */
+  onAnswer?: (index: number, answer: string, at: number) => void;
+}
+
+export async function postConcurrently(url: string, bodies: string[], concurrency: number, options: LoadOptions = {}): Promise<LoadResult & { retries: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   let next = 0;
   let ok = 0;
   let errors = 0;
+  let retries = 0;
   let firstError: string | undefined;
   const post = (body: string) =>
     new Promise<string>((resolve, reject) => {
@@ -31,8 +39,15 @@ export async function postConcurrently(url: string, bodies: string[], concurrenc
     });
   const worker = async () => {
     while (next < bodies.length) {
-      const body = bodies[next++]!;
-      const answer = await post(body);
+      const index = next++;
+      const body = bodies[index]!;
+      let answer = await post(body);
+      while (options.retryWhen?.(answer)) {
+        retries++;
+        await new Promise((r) => setTimeout(r, 25));
+        answer = await post(body);
+      }
+      options.onAnswer?.(index, answer, performance.now());
       if (answer.includes('"error"')) {
         errors++;
         firstError ??= answer;
@@ -43,7 +58,7 @@ export async function postConcurrently(url: string, bodies: string[], concurrenc
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - start) / 1000;
   agent.destroy();
-  return { seconds, ok, errors, firstError };
+  return { seconds, ok, errors, firstError, retries };
 }
 
 /** Waits until an Ethereum node answers eth_blockNumber (a peer started by a benchmark). */

@@ -28,6 +28,16 @@ export const MAX_TX_SIZE = 128 * 1024;
 export const CHUNK_SIZE = 880;
 /** A replacement must raise both fee fields by this many percent (geth's default price bump). */
 const PRICE_BUMP_PERCENT = 10n;
+/**
+ * Back-pressure: the pool takes at most what the node executes in this many blocks (its biggest
+ * recent blocks say how much that is), never fewer than POOL_FLOOR transactions. Past that a sender
+ * is told "txpool is full", geth's words when its pool overflows, and retries; a pool without bound
+ * only turns a burst into blocks of thousands and receipts seconds late.
+ */
+const POOL_DEPTH_BLOCKS = 2;
+const POOL_FLOOR = 256;
+/** How many recent blocks' sizes the capacity is taken from. */
+const CAPACITY_WINDOW = 16;
 
 /** Why a transaction was refused, in the words Ethereum clients match on. */
 export class TxRejected extends Error {}
@@ -55,6 +65,8 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   /** Native signature (the last of a wrapping) → the EVM transaction it carries. */
   private readonly bySignature = new Map<string, DecodedTransaction>();
   private readonly known = new Set<string>();
+  /** Transactions in the newest visible blocks, newest last (the pool's measure of capacity). */
+  private readonly recentBlockSizes: number[] = [];
 
   constructor(
     private readonly chain: Chain,
@@ -76,7 +88,16 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     };
     chain.on('transaction', (e) => settle(e.transaction.signature, e.transaction.meta.err !== null));
     chain.on('dropped', (e) => settle(e.signature, true));
-    space.on('block', (block) => this.forget(block.transactions));
+    space.on('block', (block) => {
+      this.forget(block.transactions);
+      this.recentBlockSizes.push(block.transactions.length);
+      if (this.recentBlockSizes.length > CAPACITY_WINDOW) this.recentBlockSizes.shift();
+    });
+  }
+
+  /** How many transactions the pool holds before it refuses new ones. */
+  get poolLimit(): number {
+    return Math.max(POOL_FLOOR, POOL_DEPTH_BLOCKS * Math.max(0, ...this.recentBlockSizes));
   }
 
   /** The nonce the sender's next transaction to the chain needs: state (pending) and what is on its way. */
@@ -125,6 +146,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const q = this.queued.get(from);
     const replaced = q?.get(tx.nonce);
     if (tx.nonce < next && !replaced) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
+    if (!replaced && this.pendingByHash.size >= this.poolLimit) throw new TxRejected('txpool is full');
     if (replaced) {
       const old = replaced.decoded.tx;
       const bump = (v: bigint) => v + (v * PRICE_BUMP_PERCENT) / 100n;
@@ -218,6 +240,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     for (const h of hashes) {
       this.known.delete(h);
       this.pendingByHash.delete(h);
+      this.space.decoder.forget(h);
     }
   }
 }

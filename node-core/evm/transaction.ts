@@ -21,7 +21,11 @@ export interface DecodedTransaction {
 /** A transaction the EVM space does not take, with the reason in Ethereum clients' words. */
 export class InvalidTransaction extends Error {}
 
-const CACHE_LIMIT = 50_000;
+/**
+ * Decoded transactions kept so that the relay's check and the program's execution recover the sender
+ * once; a transaction leaves when its block is visible (forget), so this bounds only refused ones.
+ */
+const CACHE_LIMIT = 8_192;
 
 export class TransactionDecoder {
   private readonly cache = new Map<string, DecodedTransaction>();
@@ -63,6 +67,11 @@ export class TransactionDecoder {
     if (this.cache.size >= this.cacheLimit) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(hash, decoded);
     return decoded;
+  }
+
+  /** Drops a transaction that has been executed (its block is visible): it will not be decoded for execution again. */
+  forget(hash: string): void {
+    this.cache.delete(hash);
   }
 }
 

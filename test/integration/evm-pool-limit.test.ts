@@ -1,0 +1,60 @@
+/**
+ * Back-pressure on the EVM port: the pool takes what the node can execute in a couple of blocks and
+ * then answers geth's "txpool is full" (-32000), taking nothing; once blocks drain it, the same
+ * transaction is taken.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Transaction, Wallet } from 'ethers';
+import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
+import { rpc, rpcBatch, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
+
+const WORDS = 'test test test test test test test test test test test junk';
+const BATCH = 64;
+const MAX_SENDS = 5_000;
+
+describe('EVM pool limit', () => {
+  let node: TestNode;
+  let alice: Wallet;
+
+  before(async () => {
+    // Long slots: the burst arrives well within one block, so the pool fills before blocks drain it.
+    node = await startTestNode({ mnemonic: WORDS, slotMs: 2_000 });
+    alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'));
+  });
+  after(() => node.stop());
+
+  const sign = (nonce: number) =>
+    alice.signTransaction({ to: '0x000000000000000000000000000000000000beef', value: 1n, nonce, gasLimit: 21_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
+
+  test('a burst past the pool is refused with "txpool is full", nothing taken, and taken once drained', async () => {
+    let nonce = 0;
+    let refused: { raw: string; error: { code: number; message: string } } | null = null;
+    while (!refused && nonce < MAX_SENDS) {
+      const raws = await Promise.all(Array.from({ length: BATCH }, (_, i) => sign(nonce + i)));
+      const answers = await rpcBatch(node.evmRpcUrl, raws.map((raw) => ['eth_sendRawTransaction', [raw]] as const));
+      for (const [i, a] of answers.entries()) {
+        if (a.error) {
+          refused = { raw: raws[i]!, error: a.error };
+          break;
+        }
+        nonce++;
+      }
+    }
+    assert.ok(refused, `the pool never refused (${nonce} taken)`);
+    assert.deepEqual(refused.error, { code: -32000, message: 'txpool is full' });
+    assert.ok(nonce >= 256, `refused after only ${nonce}`);
+    const taken = nonce;
+
+    // Nothing of the refused transaction was kept.
+    const refusedHash = Transaction.from(refused.raw).hash!;
+    assert.equal((await rpc(node.evmRpcUrl, 'eth_getTransactionByHash', [refusedHash])).result, null);
+
+    // Once blocks have executed what was taken, the pool takes more.
+    await waitFor(async () => Number((await rpc(node.evmRpcUrl, 'eth_getTransactionCount', [alice.address, 'latest'])).result) >= taken, { timeoutMs: 120_000, what: 'the taken transactions executed' });
+    const next = await sign(Number((await rpc(node.evmRpcUrl, 'eth_getTransactionCount', [alice.address, 'pending'])).result));
+    const answer = await rpc(node.evmRpcUrl, 'eth_sendRawTransaction', [next]);
+    assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+    assert.match(answer.result, /^0x[0-9a-f]{64}$/);
+  });
+});
