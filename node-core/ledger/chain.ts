@@ -137,6 +137,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes);
     this.leaders = this.epochs.leaders;
     this.extensionsMeta = p.meta.extensions;
+    // A chain whose time was moved ahead (time travel) resumes from its last block's time, not the wall clock's.
+    this.timeOffsetMs = Math.max(0, p.meta.blockTime * 1000 - Date.now());
     for (const h of p.recentHeaders) {
       this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.fees.lamportsPerSignature });
     }

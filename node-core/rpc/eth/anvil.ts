@@ -191,18 +191,17 @@ const anvil_reset: Method = () => {
   throw new RpcError(-32603, 'anvil_reset is not built on this node: there is no fork to reset to, and a reset to genesis is not implemented; restart the node with --reset for a new genesis');
 };
 
-const anvil_nodeInfo: Method = async (p, ctx) => {
+/** anvil_nodeInfo, with the gas price eth_gasPrice answers (methods.ts hands it in). */
+const anvilNodeInfo = (gasPrice: Method): Method => async (p, ctx) => {
   noParams(p);
   const head = ctx.space.head;
-  // Loaded on use: methods.ts registers this table.
-  const { ethMethods } = await import('./methods.ts');
   return {
     currentBlockNumber: hex(head.number),
     currentBlockTimestamp: head.timestamp,
     currentBlockHash: head.hash,
     hardFork: HARDFORK[0]!.toUpperCase() + HARDFORK.slice(1),
     transactionOrder: 'fifo',
-    environment: { baseFee: hex(BASE_FEE_PER_GAS), chainId: ctx.space.chainId, gasLimit: hex(BLOCK_GAS_LIMIT), gasPrice: await ethMethods.eth_gasPrice!([], ctx) },
+    environment: { baseFee: hex(BASE_FEE_PER_GAS), chainId: ctx.space.chainId, gasLimit: hex(BLOCK_GAS_LIMIT), gasPrice: await gasPrice([], ctx) },
     forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
   };
 };
@@ -234,8 +233,10 @@ const table: Record<string, Method> = {
   hardhat_loadState: anvil_loadState,
   anvil_reset,
   hardhat_reset: anvil_reset,
-  anvil_nodeInfo,
 };
 
-/** The Anvil table, every method behind the chain-control gate. */
-export const anvilMethods: MethodTable<EvmRpcContext> = Object.fromEntries(Object.entries(table).map(([name, m]) => [name, gated(name, m)]));
+/** The Anvil table, every method behind the chain-control gate; `eth_gasPrice` is the port's own (for anvil_nodeInfo). */
+export function anvilMethods(eth_gasPrice: Method): MethodTable<EvmRpcContext> {
+  const all = { ...table, anvil_nodeInfo: anvilNodeInfo(eth_gasPrice) };
+  return Object.fromEntries(Object.entries(all).map(([name, m]) => [name, gated(name, m)]));
+}

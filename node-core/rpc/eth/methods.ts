@@ -507,5 +507,5 @@ export const ethMethods: MethodTable<EvmRpcContext> = {
   ots_getApiLevel,
   ots_searchTransactionsBefore,
   ots_searchTransactionsAfter,
-  ...anvilMethods,
+  ...anvilMethods(eth_gasPrice),
 };
