@@ -24,6 +24,8 @@ export interface NodeInfo {
   evmStateAccount: string;
   transferToNativeSelector: string;
   devAccountsAvailable: boolean;
+  /** Whether the node answers its chain-control methods (absent on older nodes: no). */
+  chainControlAllowed?: boolean;
 }
 
 export interface Connection {
