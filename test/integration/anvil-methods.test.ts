@@ -165,11 +165,18 @@ describe('Anvil methods with viem test client', () => {
     assert.equal(info.environment.chainId, 5705);
   });
 
-  test('verify-ledger holds after the edits (the supply, the backing of EVM balances)', async () => {
+  test('verify-ledger holds after the edits (the supply, the backing of EVM balances), and a restart keeps them', async () => {
     await node.close();
     const result = await verifyLedger(ledger);
     assert.deepEqual(result.violations, []);
     assert.ok(result.books.adjusted > 0n, `adjusted ${result.books.adjusted}`);
+    node = await startTestNode({ mnemonic: WORDS, ledger });
+    const restarted = createPublicClient({ chain, transport: http(node.evmRpcUrl) });
+    const edited = '0x00000000000000000000000000000000000000d1' as Hex;
+    assert.equal(await restarted.getBalance({ address: edited }), parseEther('3'));
+    assert.equal(await restarted.getCode({ address: edited }), '0x6001');
+    assert.equal(await restarted.getStorageAt({ address: edited, slot: '0x1' }), `0x${'00'.repeat(31)}07`);
+    assert.equal(node.chain.supply().adjusted, Number(result.books.adjusted));
   });
 });
 
