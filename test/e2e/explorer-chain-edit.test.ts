@@ -39,7 +39,7 @@ describe('explorer: chain-control edits on account pages', { timeout: 180_000 },
     await page.fill('[data-edit-data]', 'cafe');
     await page.click('[data-edit-submit]');
     await page.waitForSelector('[data-edit-done]');
-    await page.waitForFunction(() => /2\.5 VLX/.test(document.querySelector('[data-balance]')?.textContent ?? ''));
+    await waitFor(async () => /2\.5 VLX/.test((await page.textContent('[data-balance]')) ?? ''), { what: 'the new balance on the page' });
     const info = (await rpc(node.rpcUrl, 'getAccountInfo', [address, { encoding: 'base64', commitment: 'confirmed' }])).result.value;
     assert.equal(info.lamports, 2_500_000_000);
     assert.equal(Buffer.from(info.data[0], 'base64').toString('hex'), 'cafe');
@@ -63,7 +63,7 @@ describe('explorer: chain-control edits on account pages', { timeout: 180_000 },
     await page.fill('[data-edit-balance]', '3');
     await page.click('[data-edit-submit]');
     await page.waitForSelector('[data-edit-done]');
-    await page.waitForFunction(() => /^3 VLX/.test(document.querySelector('[data-evm-balance]')?.textContent?.trim() ?? ''));
+    await waitFor(async () => /^3 VLX/.test(((await page.textContent('[data-evm-balance]')) ?? '').trim()), { what: 'the new EVM balance on the page' });
     assert.equal((await rpc(node.evmUrl, 'eth_getBalance', [address, 'latest'])).result, `0x${(3n * 10n ** 18n).toString(16)}`);
     await screenshot(page, 'chain-edit-evm');
     assert.deepEqual(page.errors, []);

@@ -15,7 +15,7 @@ describe('chain-control gate', () => {
 
   test('a gated method refuses before it reads its params, keeps its properties, and answers when allowed', () => {
     let calls = 0;
-    const m = Object.assign((params: unknown) => {
+    const m = Object.assign((params: unknown, _ctx: unknown) => {
       calls++;
       return params;
     }, { params: ['schema'] });
