@@ -276,10 +276,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const opening = this.nextOpening;
     this.nextOpening = null;
     const slot = this.leaders.nextOwnSlot(Math.max(parent.slot, (opening?.slot ?? 0) - 1));
-    // Slots led by others pass on the clock before this one begins; slots jumped over by time travel
-    // move the chain's time by as many slot times, and it runs on from there.
-    const othersSlots = opening?.slot === undefined ? Math.max(0, slot - parent.slot - 1) : 0;
-    const beginsMs = opening?.beginsMs ?? Date.now() + this.timeOffsetMs + (opening?.slot === undefined ? othersSlots : slot - parent.slot - 1) * this.slotMs;
+    // The slots between (led by others, or jumped over by time travel) pass first: the bank begins
+    // that many slot times from now, unless the opening names its time. A time travel's or an
+    // interval's opening moves the chain's time, and it runs on from there.
+    const beginsMs = opening?.beginsMs ?? Date.now() + this.timeOffsetMs + Math.max(0, slot - parent.slot - 1) * this.slotMs;
     if (opening) this.timeOffsetMs = beginsMs - Date.now();
     this.forks.blockSlots.add(slot);
     const working = new Bank(slot, parent.slot, parent, this.forks.accounts, this.sysvarsFor(slot, clockAfter(parent, slot, beginsMs, this.genesis.epochSchedule)));
@@ -310,6 +310,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private async betweenTransactions(): Promise<void> {
     do await this.queue.idle();
     while (this.queue.busy);
+    if (this.stopped) throw new Error('the chain is stopping: it takes no more edits');
   }
 
   /**
