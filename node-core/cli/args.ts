@@ -42,6 +42,10 @@ const FLAGS = {
     type: 'string', arg: 'ADDR', defaultText: DEFAULT_OPTIONS.bindAddress,
     help: 'IP address to listen on',
   },
+  'allow-chain-control': {
+    type: 'boolean',
+    help: 'Answer the methods that edit the chain (anvil_*, evm_*, surfnet_*: balances, accounts, time, mining, snapshots) on a non-loopback --bind-address too; on loopback they always answer',
+  },
   ledger: {
     type: 'string', arg: 'DIR', defaultText: defaultLedgerDir(),
     help: 'Ledger folder; created if missing',
@@ -297,6 +301,7 @@ function parseStart(argv: string[]): CommandLine {
     evmRpcPort,
     rpcAllowedHosts: allowedHosts,
   };
+  if (values['allow-chain-control']) options.allowChainControl = true;
   if (evmChainId !== undefined) options.evmChainId = evmChainId;
   if (rpcPubsubPort !== undefined) options.rpcPubsubPort = rpcPubsubPort;
   if (mnemonic !== undefined) options.mnemonic = normalizeMnemonic(mnemonic);

@@ -11,6 +11,8 @@ export class EvmBankLayer implements EvmStateReader {
   readonly changes = new EvmChanges();
   readonly transactions: EvmTxRecord[] = [];
   gasUsed = 0n;
+  /** evm_mine: this slot forms a block even without transactions. */
+  mined = false;
 
   constructor(
     readonly slot: number,
@@ -24,9 +26,14 @@ export class EvmBankLayer implements EvmStateReader {
     return this.env.number;
   }
 
+  /** Whether this slot forms a block: it ran EVM transactions, or it was mined. */
+  get makesBlock(): boolean {
+    return this.mined || this.transactions.length > 0;
+  }
+
   /** The block number after this slot: the next one when this slot made a block. */
   get nextBlockNumber(): bigint {
-    return this.transactions.length > 0 ? this.env.number + 1n : this.env.number;
+    return this.makesBlock ? this.env.number + 1n : this.env.number;
   }
 
   account(address: string): EvmAccount | null {
@@ -59,6 +66,19 @@ export class EvmBankLayer implements EvmStateReader {
       }
     }
     for (const entry of this.base.accounts) if (!seen.has(entry[0])) yield entry;
+  }
+
+  /** Every non-zero storage slot of `address` in this layer's view (anvil_dumpState). */
+  storageOf(address: string): Map<string, Uint8Array> {
+    const layers: EvmBankLayer[] = [];
+    for (let l: EvmBankLayer | null = this; l; l = l.parent) layers.push(l);
+    const out = new Map(this.base.storageByAddress.get(address) ?? []);
+    for (const l of layers.reverse()) {
+      // Within a layer a clear comes before the slots written after it.
+      if (l.changes.cleared.has(address)) out.clear();
+      for (const [slot, value] of l.changes.storage.get(address) ?? []) (value.length === 0 ? out.delete(slot) : out.set(slot, value));
+    }
+    return out;
   }
 
   code(codeHash: string): Uint8Array | undefined {

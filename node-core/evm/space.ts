@@ -147,7 +147,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     const parentLayer = parent ? (parent.extensions.get(EVM_EXTENSION) as EvmBankLayer) : null;
     const number = parentLayer ? parentLayer.nextBlockNumber : BigInt(this.nextNumberAtStart);
     // The parent was just sealed: a block it made gets its hash when its seal runs.
-    if (parentLayer && parentLayer.transactions.length > 0) this.hashesPending.set(Number(parentLayer.blockNumber), deferred());
+    if (parentLayer && parentLayer.makesBlock) this.hashesPending.set(Number(parentLayer.blockNumber), deferred());
     const prevRandao = decodeBase58((parent ?? bank).blockhash!);
     const env = { number, timestamp: BigInt(bank.sysvars.clock.unixTimestamp), prevRandao, baseFeePerGas: BASE_FEE_PER_GAS };
     bank.extensions.set(EVM_EXTENSION, new EvmBankLayer(bank.slot, parentLayer, this.base, env));
@@ -155,12 +155,14 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
 
   async seal(bank: Bank): Promise<ExtensionSeal> {
     const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer;
-    if (layer.transactions.length === 0) return { extras: [], meta: this.meta(bytesToHex(this.trie.root)) };
+    if (!layer.makesBlock && layer.changes.isEmpty) return { extras: [], meta: this.meta(bytesToHex(this.trie.root)) };
     const extras: NonNullable<SlotCommit['extras']> = [];
     await this.flatStateRecords(layer, extras);
     const trieSeal = await this.trie.apply(layer.changes, layer);
     extras.push(...trieSeal.extras);
     this.nodeKeysBySlot.set(bank.slot, trieSeal.nodeKeys);
+    // State edited without a block (anvil_setBalance, …): the next block's state root includes it.
+    if (!layer.makesBlock) return { extras, meta: this.meta(bytesToHex(trieSeal.stateRoot)) };
     const block = await buildBlock(this.machine.common, {
       number: Number(layer.blockNumber),
       parentHash: this.sealedHead.hash,
@@ -192,11 +194,16 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
       this.nodeKeysBySlot.delete(bank.slot);
     }
     const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer | undefined;
-    if (!layer || layer.transactions.length === 0) return;
+    if (!layer || !layer.makesBlock) return;
     const entry = this.recent.get(Number(layer.blockNumber));
     if (!entry) return;
     this.visible = entry.block;
     this.emit('block', entry.block, entry.txs);
+  }
+
+  retimed(bank: Bank): void {
+    const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer;
+    layer.env.timestamp = BigInt(bank.sysvars.clock.unixTimestamp);
   }
 
   rooted(banks: Bank[]): void {

@@ -7,7 +7,7 @@
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx';
-import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { keccak256 } from '../common/hash.ts';
 import type { Hex } from './records.ts';
 
@@ -29,6 +29,12 @@ const CACHE_LIMIT = 8_192;
 
 export class TransactionDecoder {
   private readonly cache = new Map<string, DecodedTransaction>();
+  /**
+   * Transactions sent from an impersonated address (anvil_impersonateAccount), by hash: signed by a
+   * throwaway key, their sender is the impersonated address. Only the node makes them (its gated
+   * eth_sendTransaction); a raw transaction from outside never has one of these hashes.
+   */
+  private readonly impersonated = new Map<string, DecodedTransaction>();
 
   constructor(
     private readonly common: Common,
@@ -39,9 +45,21 @@ export class TransactionDecoder {
     return this.common.chainId();
   }
 
+  /** Takes `signed` (signed by a throwaway key) as sent by `from`: decode answers it with that sender, and the EVM runs it so. */
+  impersonate(signed: TypedTransaction, from: Hex): DecodedTransaction {
+    const raw = signed.serialize();
+    const hash = bytesToHex(keccak256(raw)) as Hex;
+    const sender = createAddressFromString(from);
+    // A signed transaction is frozen: the sender is answered by an object over it.
+    const tx = Object.create(signed, { getSenderAddress: { value: () => sender } }) as TypedTransaction;
+    const decoded = { tx, hash, from: from.toLowerCase() as Hex, raw };
+    this.impersonated.set(hash, decoded);
+    return decoded;
+  }
+
   decode(raw: Uint8Array): DecodedTransaction {
     const hash = bytesToHex(keccak256(raw));
-    const hit = this.cache.get(hash);
+    const hit = this.impersonated.get(hash) ?? this.cache.get(hash);
     if (hit) return hit;
     const claimed = claimedChainId(raw);
     if (claimed !== null && claimed !== this.chainId) throw new InvalidTransaction(`invalid chain id: have ${claimed}, want ${this.chainId}`);

@@ -44,12 +44,12 @@ export function bankSysvars(slot: number, times: ClockTimes, s: SysvarSources): 
 }
 
 /**
- * The Clock's times for a bank opened at `slot` over `parent`: the wall clock when the slot begins
- * (the slots between them are others', so it begins that many slot times from now), never before
+ * The Clock's times for a bank opened at `slot` over `parent` whose slot begins at `beginsMs` (the
+ * chain's time; the slots between them are others', so it begins that many slot times from now), never before
  * the parent's; the epoch's start is its first bank's time (the genesis time in epoch 0).
  */
-export function clockAfter(parent: Bank, slot: number, slotMs: number, schedule: EpochSchedule): ClockTimes {
-  const begins = Date.now() + Math.max(0, slot - parent.slot - 1) * slotMs;
+export function clockAfter(parent: Bank, slot: number, beginsMs: number, schedule: EpochSchedule): ClockTimes {
+  const begins = beginsMs;
   const unixTimestamp = Math.max(parent.sysvars.clock.unixTimestamp, Math.floor(begins / 1000));
   const sameEpoch = epochOf(schedule, slot).epoch === epochOf(schedule, parent.slot).epoch;
   return { unixTimestamp, epochStartTimestamp: sameEpoch ? parent.sysvars.clock.epochStartTimestamp : unixTimestamp };

@@ -40,6 +40,8 @@ export interface ChainExtension {
    * work of earlier slots (state roots); the bank no longer changes.
    */
   seal(bank: Bank): Promise<ExtensionSeal> | ExtensionSeal;
+  /** The working bank's Clock time was set (chain control): follow it (the EVM block's timestamp). */
+  retimed?(bank: Bank): void;
   /** The bank's commit is durable: it is now the confirmed bank. */
   committed?(bank: Bank): void;
   /** Banks that became rooted, oldest first (their parent links are already cut). */

@@ -119,6 +119,10 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private extensionsMeta: Record<string, unknown>;
   private stopped = false;
   private failedWith: Error | null = null;
+  /** How far the chain's time runs ahead of the wall clock (time travel, evm_increaseTime), in ms. */
+  private timeOffsetMs = 0;
+  /** Where the next working bank opens instead of the next slot this node leads (time travel, anvil_mine's interval). */
+  private nextOpening: { slot?: number; beginsMs?: number } | null = null;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -138,6 +142,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes);
     this.leaders = this.epochs.leaders;
     this.extensionsMeta = p.meta.extensions;
+    // A chain whose time was moved ahead (time travel) resumes from its last block's time, not the wall clock's.
+    this.timeOffsetMs = Math.max(0, p.meta.blockTime * 1000 - Date.now());
     for (const h of p.recentHeaders) {
       this.blockhashes.push({ blockhash: h.blockhash, slot: h.slot, blockHeight: h.blockHeight, lamportsPerSignature: this.fees.lamportsPerSignature });
     }
@@ -290,9 +296,16 @@ export class Chain extends EventEmitter<ChainEventMap> {
   }
 
   private openWorkingBank(parent: Bank): void {
-    const slot = this.leaders.nextOwnSlot(parent.slot);
+    const opening = this.nextOpening;
+    this.nextOpening = null;
+    const slot = this.leaders.nextOwnSlot(Math.max(parent.slot, (opening?.slot ?? 0) - 1));
+    // The slots between (led by others, or jumped over by time travel) pass first: the bank begins
+    // that many slot times from now, unless the opening names its time. A time travel's or an
+    // interval's opening moves the chain's time, and it runs on from there.
+    const beginsMs = opening?.beginsMs ?? Date.now() + this.timeOffsetMs + Math.max(0, slot - parent.slot - 1) * this.slotMs;
+    if (opening) this.timeOffsetMs = beginsMs - Date.now();
     this.forks.blockSlots.add(slot);
-    const working = new Bank(slot, parent.slot, parent, this.forks.accounts, this.sysvarsFor(slot, clockAfter(parent, slot, this.slotMs, this.genesis.epochSchedule)));
+    const working = new Bank(slot, parent.slot, parent, this.forks.accounts, this.sysvarsFor(slot, clockAfter(parent, slot, beginsMs, this.genesis.epochSchedule)));
     working.blockHeight = parent.blockHeight + 1;
     this.forks.insertWorking(working);
     for (const ext of this.extensions) ext.openBank(working, parent);
@@ -312,6 +325,114 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const { rent, epochSchedule } = this.genesis;
     const lamportsPerSignature = this.fees.lamportsPerSignature;
     return bankSysvars(slot, times, { rent, epochSchedule, lamportsPerSignature, blockhashes: this.blockhashes, blockSlots: this.forks.blockSlots, stakeHistory: this.epochs.history });
+  }
+
+  // ---- chain control: state edits, mining, time (the RPC's anvil_*, evm_*, surfnet_* methods) ----
+
+  /** Waits until no asynchronous transaction executes in the working bank (so it can be changed or sealed). */
+  private async betweenTransactions(): Promise<void> {
+    do await this.queue.idle();
+    while (this.queue.busy);
+    if (this.stopped) throw new Error('the chain is stopping: it takes no more edits');
+  }
+
+  /**
+   * Applies an edit of state to the working bank between its transactions, so it enters the chain
+   * with that bank's slot, in its one atomic commit. `apply` checks everything before it writes
+   * (a throw changes nothing) and returns the lamports it added to the native accounts (negative:
+   * removed), which the supply's books count as adjusted. With the clock running the slot is sealed
+   * at once and this resolves when it is durable (every commitment reads the edit); with the clock
+   * paused the edit waits in the working bank (read at processed) for the next slot.
+   */
+  async edit<T>(apply: (working: Bank) => { lamports: number; result: T }): Promise<T> {
+    await this.betweenTransactions();
+    const { lamports, result } = apply(this.forks.working);
+    this.supplyBook.adjust(lamports);
+    this.keepWorking = true;
+    if (!this.clock.paused) {
+      this.sealWorkingBank();
+      await this.commits;
+    }
+    return result;
+  }
+
+  /**
+   * Seals the working bank now, whether the clock runs or not (evm_mine), after `prepare` marked it
+   * (the EVM space makes a block of it even without transactions); `nextBeginsMs` is when the next
+   * bank begins (anvil_mine's interval). Resolves with the sealed bank once it is durable.
+   */
+  async sealNow(prepare?: (working: Bank) => void, nextBeginsMs?: number): Promise<Bank> {
+    await this.betweenTransactions();
+    prepare?.(this.forks.working);
+    if (nextBeginsMs !== undefined) this.nextOpening = { beginsMs: nextBeginsMs };
+    const bank = this.sealWorkingBank();
+    await this.commits;
+    return bank;
+  }
+
+  /**
+   * Time travel: seals the working bank and opens the next one at `slot` (the slots between are
+   * skipped, and the chain's time moves by their slot times) or at `unixTimestampMs` (as many slots
+   * ahead as that time is); an epoch crossed turns as usual (stake history, rewards). Forward only.
+   */
+  async travel(to: { slot: number } | { unixTimestampMs: number }): Promise<Bank> {
+    await this.betweenTransactions();
+    const working = this.forks.working;
+    if ('slot' in to) {
+      if (!Number.isSafeInteger(to.slot) || to.slot <= working.slot) throw new RangeError(`slot ${to.slot} is not after the current slot ${working.slot}: time travel goes forward only`);
+      this.nextOpening = { slot: to.slot };
+    } else {
+      const currentMs = working.sysvars.clock.unixTimestamp * 1000;
+      if (!Number.isSafeInteger(to.unixTimestampMs) || to.unixTimestampMs <= currentMs) {
+        throw new RangeError(`timestamp ${to.unixTimestampMs} ms is not after the current time ${currentMs} ms (slot ${working.slot}): time travel goes forward only`);
+      }
+      const slots = Math.max(1, Math.floor((to.unixTimestampMs - (Date.now() + this.timeOffsetMs)) / this.slotMs));
+      this.nextOpening = { slot: working.slot + slots, beginsMs: to.unixTimestampMs };
+    }
+    this.sealWorkingBank();
+    await this.commits;
+    return this.forks.working;
+  }
+
+  /**
+   * Sets the working bank's Clock time (and the EVM block it may form) to `unixTimestamp` seconds;
+   * later banks run on from there. Never before the parent block's time.
+   */
+  async setTime(unixTimestamp: number): Promise<void> {
+    await this.betweenTransactions();
+    const working = this.forks.working;
+    const parentTime = this.forks.bank(working.parentSlot)?.sysvars.clock.unixTimestamp ?? 0;
+    if (!Number.isSafeInteger(unixTimestamp) || unixTimestamp < parentTime) throw new RangeError(`Timestamp error: ${unixTimestamp} is lower than previous block's timestamp`);
+    this.retime(working, unixTimestamp);
+    this.timeOffsetMs = unixTimestamp * 1000 - Date.now();
+  }
+
+  /** Moves the chain's time `seconds` ahead (the working bank's Clock with it); returns the total offset from the wall clock, in seconds. */
+  async increaseTime(seconds: number): Promise<number> {
+    await this.betweenTransactions();
+    const working = this.forks.working;
+    this.retime(working, working.sysvars.clock.unixTimestamp + seconds);
+    this.timeOffsetMs += seconds * 1000;
+    return Math.round(this.timeOffsetMs / 1000);
+  }
+
+  private retime(bank: Bank, unixTimestamp: number): void {
+    const clock = bank.sysvars.clock;
+    // The epoch's first bank sets the epoch's start time.
+    if (clock.epochStartTimestamp === clock.unixTimestamp && this.forks.bank(bank.parentSlot)?.sysvars.clock.epoch !== clock.epoch) clock.epochStartTimestamp = unixTimestamp;
+    clock.unixTimestamp = unixTimestamp;
+    for (const ext of this.extensions) ext.retimed?.(bank);
+  }
+
+  get clockPaused(): boolean {
+    return this.clock.paused;
+  }
+  /** Stops slot production (and so EVM blocks) until resumeClock; transactions wait in the working bank. */
+  pauseClock(): void {
+    this.clock.pause();
+  }
+  resumeClock(): void {
+    if (!this.stopped) this.clock.resume();
   }
 
   // ---- transactions ----

@@ -11,6 +11,9 @@ export class SlotClock {
   private timer: NodeJS.Timeout | null = null;
   private nextSlotAt = 0;
   private stopped = false;
+  private pausedNow = false;
+  /** A slot is ending (endSlot has not resolved): its callback schedules the next one. */
+  private ending = false;
 
   constructor(
     private readonly slotMs: number,
@@ -21,12 +24,32 @@ export class SlotClock {
 
   start(): void {
     this.nextSlotAt = Date.now() + this.slotMs;
-    this.schedule();
+    if (!this.ending) this.schedule();
   }
 
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+  }
+
+  get paused(): boolean {
+    return this.pausedNow;
+  }
+
+  /** No slot ends until resume (a slot ending right now still ends). */
+  pause(): void {
+    this.pausedNow = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The working bank ends one slot time from now, and the clock runs on from there. */
+  resume(): void {
+    if (!this.pausedNow) return;
+    this.pausedNow = false;
+    if (this.stopped) return;
+    this.nextSlotAt = Date.now() + this.slotMs;
+    if (!this.ending) this.schedule();
   }
 
   private schedule(): void {
@@ -35,13 +58,16 @@ export class SlotClock {
       this.nextSlotAt += this.slotMs;
       // A stalled event loop (debugger, suspended laptop) skips ahead instead of sealing a burst of slots.
       if (this.nextSlotAt < Date.now()) this.nextSlotAt = Date.now() + this.slotMs;
+      this.ending = true;
       void this.endSlot().then(
         ({ sealed, working }) => {
+          this.ending = false;
           // Slots led by others pass on the clock without a block: the new working bank ends later.
           this.nextSlotAt += (working - sealed - 1) * this.slotMs;
-          if (!this.stopped) this.schedule();
+          if (!this.stopped && !this.pausedNow) this.schedule();
         },
         (e: unknown) => {
+          this.ending = false;
           this.stop();
           this.onFailure(e);
         },

@@ -1,6 +1,6 @@
 /**
  * The supply's bookkeeping (Agave's capitalization): genesis supply + minted + adjusted = total + burned. Fees
- * burn, an epoch's inflation rewards mint, and accounts put in place at start move the total; each
+ * burn, an epoch's inflation rewards mint, and accounts written directly (at start, or by a chain-control edit) move the total; each
  * sealed bank keeps the figures as they stood when it was sealed.
  */
 import type { Bank } from './bank.ts';
@@ -11,7 +11,7 @@ export class Supply {
     public burned: number,
     /** Lamports created by inflation rewards since genesis. */
     public minted: number,
-    /** Lamports added (less those removed) by accounts written at start over an existing ledger. */
+    /** Lamports added (less those removed) by accounts written directly: at start over an existing ledger, and by the chain-control edits (anvil_setBalance, surfnet_setAccount, …). */
     public adjusted = 0,
   ) {}
 

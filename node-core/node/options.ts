@@ -43,6 +43,8 @@ export interface NodeOptions {
   knownValidators?: string[];
   /** How often the known validators are polled (default 1 s). */
   knownValidatorPollMs?: number;
+  /** Answer the chain-control methods (state edits, time, mining, snapshots) on a non-loopback bind address too. */
+  allowChainControl?: boolean;
   /** The built explorer served at /explorer/ [default: renderer/dist of this checkout]. */
   explorerDir?: string;
 }

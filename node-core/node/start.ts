@@ -21,7 +21,9 @@ import { initEncodings } from '../rpc/encoding/account.ts';
 import type { RpcContext } from '../rpc/context.ts';
 import { Dispatcher } from '../rpc/dispatcher.ts';
 import type { EvmRpcContext } from '../rpc/eth/context.ts';
+import { ChainControlGate } from '../rpc/chain-control-gate.ts';
 import { FilterManager } from '../rpc/eth/filters.ts';
+import { Impersonation } from '../rpc/eth/impersonation.ts';
 import { ethMethods } from '../rpc/eth/methods.ts';
 import { healthStatus, healthText } from '../rpc/health.ts';
 import { KnownValidators } from '../rpc/known-validators.ts';
@@ -97,11 +99,14 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     relay.on('pending', (d) => filters.onPending(d.hash));
 
     // The RPC method tables and their contexts.
-    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION };
+    // One gate for the chain-control methods of both ports (rpc/chain-control-gate.ts).
+    const chainControl = new ChainControlGate(options.bindAddress, options.allowChainControl ?? false);
+    const impersonation = new Impersonation(evm.decoder);
+    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION, chainControl, impersonation };
     // The sBPF engine loads here, once: where it cannot, the node runs its builtins and says why.
     const sbf = sbfEngineAvailability();
     if (!sbf.available && !options.quiet) console.log(`deployed programs cannot run on this node: ${sbf.reason}`);
-    const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '' };
+    const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '', chainControl };
     // eth_* are answered on the native port too, as on Velas's validator.
     const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));
     const dispatcher = new Dispatcher({ ...nativeMethods, ...ethOnNativePort }, ctx);

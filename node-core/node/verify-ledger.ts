@@ -3,7 +3,8 @@
  * last stored slot (after a restart every stored slot is final, so this is the rooted state):
  *
  *   Σ native lamports (the EVM state account included) + burned = genesis supply + minted + adjusted
- *   (adjusted: lamports of accounts written at start over an existing ledger, --account / --bpf-program)
+ *   (adjusted: lamports of accounts written directly: at start over an existing ledger, --account / --bpf-program,
+ *   and by chain-control edits, anvil_setBalance / surfnet_setAccount)
  *   Σ native lamports = the books' total supply (ChainMeta.totalSupply)
  *   Σ EVM balances (wei) = (EVM state account lamports − its rent-exempt reserve) × 10^9
  *

@@ -4,6 +4,7 @@ import type { Keypair } from '../keys/keypair.ts';
 import type { Chain } from '../ledger/chain.ts';
 import type { Commitment } from '../ledger/commitment.ts';
 import { minContextSlotNotReached } from './errors.ts';
+import type { ChainControlGate } from './chain-control-gate.ts';
 import type { HealthStatus } from './health.ts';
 import type { KnownValidatorState } from './known-validators.ts';
 
@@ -39,6 +40,8 @@ export interface RpcContext {
   pubsubAddress: string;
   /** The node's URLs and dev accounts for the isthmus_* methods (set by startNode once it listens). */
   isthmus?: IsthmusNodeInfo;
+  /** The gate of the methods that edit the chain (absent: they are refused). */
+  chainControl?: ChainControlGate;
   /** The health check (known validators); absent means healthy while running. */
   health?(): HealthStatus;
   /** The known validators as last polled, for getClusterNodes. */

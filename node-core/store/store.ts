@@ -70,7 +70,7 @@ export interface ChainMeta {
   burned: number;
   /** Lamports created by inflation rewards (absent in ledgers made before them: 0). */
   minted?: number;
-  /** Lamports added, less those removed, by accounts written at start over an existing ledger (--account, --bpf-program; absent: 0). */
+  /** Lamports added, less those removed, by accounts written directly: at start over an existing ledger (--account, --bpf-program) and by chain-control edits (anvil_setBalance, surfnet_setAccount; absent: 0). */
   adjusted?: number;
   /** The newest block's height (absent in ledgers made before slots could be skipped: the slot). */
   blockHeight?: number;

@@ -113,6 +113,54 @@ describe('slot clock', () => {
     assert.equal(ended, 2, 'no slot ends after the failure');
     assert.equal(failures.length, 1);
   });
+
+  test('paused: no slot ends until resume; resumed: the next ends a slot time later', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+    const ends: number[] = [];
+    let n = 0;
+    const clock = new SlotClock(400, async () => {
+      ends.push(Date.now());
+      n++;
+      return { sealed: n, working: n + 1 };
+    });
+    clock.start();
+    await advance(t, 400);
+    clock.pause();
+    assert.equal(clock.paused, true);
+    await advance(t, 4000);
+    assert.deepEqual(ends, [400]);
+    clock.resume();
+    await advance(t, 399);
+    assert.deepEqual(ends, [400]);
+    await advance(t, 1);
+    await advance(t, 400);
+    assert.deepEqual(ends, [400, 4800, 5200]);
+    clock.stop();
+  });
+
+  test('paused and resumed while a slot is ending: one clock goes on, not two', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+    const ends: number[] = [];
+    let finish = () => {};
+    let n = 0;
+    const clock = new SlotClock(400, () => {
+      ends.push(Date.now());
+      n++;
+      if (n > 1) return Promise.resolve({ sealed: n, working: n + 1 });
+      return new Promise((resolve) => (finish = () => resolve({ sealed: n, working: n + 1 })));
+    });
+    clock.start();
+    await advance(t, 400);
+    clock.pause();
+    clock.resume();
+    finish();
+    await advance(t, 0);
+    await advance(t, 400);
+    await advance(t, 400);
+    // One end per slot time after the resume: a doubled clock would end two per slot.
+    assert.deepEqual(ends, [400, 800, 1200]);
+    clock.stop();
+  });
 });
 
 describe('transaction queue', () => {

@@ -47,6 +47,7 @@ describe('parseCommandLine: commands and help', () => {
       '--rpc-port PORT', '--rpc-pubsub-port PORT', '--bind-address ADDR', '--ledger DIR', '--reset', '--slot-ms MS',
       '--mnemonic', '--quiet', '--root-depth N', '--limit-ledger-size SLOTS', '--slots-per-epoch N',
       '--rpc-pubsub-enable-vote-subscription', '--evm-rpc-port PORT', '--network NAME', '--evm-chain-id ID', '--rpc-allowed-hosts HOSTS', '-h, --help',
+      '--allow-chain-control',
     ]) assert.ok(HELP_TEXT.includes(flag), flag);
     for (const def of ['[default: 8899]', '[default: rpc port + 1]', '[default: 127.0.0.1]', `[default: ${defaultLedgerDir()}]`,
       '[default: 400]', '[default: 32]', '[default: 432000]', '[default: keep all]']) assert.ok(HELP_TEXT.includes(def), def);
@@ -77,7 +78,7 @@ describe('parseCommandLine: start', () => {
       '--rpc-port', '9000', '--rpc-pubsub-port', '9100', '--bind-address', '0.0.0.0', '--ledger', 'some/dir', '--reset',
       '--slot-ms', '10', '--mnemonic', WORDS, '--quiet', '--root-depth', '1', '--limit-ledger-size', '1000',
       '--slots-per-epoch', '32', '--rpc-pubsub-enable-vote-subscription', '--evm-rpc-port', '9545', '--network', 'testnet',
-      '--rpc-allowed-hosts', 'my.box, other.box',
+      '--rpc-allowed-hosts', 'my.box, other.box', '--allow-chain-control',
     );
     assert.deepEqual(o, {
       rpcPort: 9000,
@@ -96,6 +97,7 @@ describe('parseCommandLine: start', () => {
       evmRpcPort: 9545,
       evmChainId: 111,
       rpcAllowedHosts: ['my.box', 'other.box'],
+      allowChainControl: true,
     });
   });
 

@@ -5,9 +5,11 @@ import type { Chain } from '../../ledger/chain.ts';
 import type { EvmBlockRecord } from '../../evm/records.ts';
 import type { EvmRelay } from '../../evm/relay.ts';
 import type { EvmSpace } from '../../evm/space.ts';
+import type { ChainControlGate } from '../chain-control-gate.ts';
 import { RpcError } from '../errors.ts';
 import { SERVER_ERROR, type CallTarget } from './call.ts';
 import type { FilterManager } from './filters.ts';
+import type { Impersonation } from './impersonation.ts';
 import type { BlockSelector } from './params.ts';
 
 export interface EvmRpcContext {
@@ -18,6 +20,10 @@ export interface EvmRpcContext {
   devKeys: EvmKey[];
   filters: FilterManager;
   version: string;
+  /** The gate of the methods that edit the chain (absent: they are refused). */
+  chainControl?: ChainControlGate;
+  /** Addresses eth_sendTransaction sends for without their key (anvil_impersonateAccount). */
+  impersonation?: Impersonation;
 }
 
 export const headerNotFound = () => new RpcError(SERVER_ERROR, 'header not found');

@@ -14,6 +14,7 @@ import type { DecodedTransaction } from '../../evm/transaction.ts';
 import type { MethodTable } from '../dispatcher.ts';
 import { RpcError } from '../errors.ts';
 import { arrayOf, bool, fail, optional, parseParams, required, type Parse } from '../params.ts';
+import { anvilMethods } from './anvil.ts';
 import { estimateGas, ethCall, SERVER_ERROR, type CallTarget } from './call.ts';
 import { cachedCall } from './call-cache.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
@@ -404,8 +405,10 @@ const eth_sendTransaction: Method = async (p, ctx) => {
 /** Fills in what eth_sendTransaction leaves out (nonce, gas, fees) and signs with the unlocked key. */
 async function signForDevAccount(ctx: EvmRpcContext, call: CallObject): Promise<Uint8Array> {
   if (!call.from) throw new RpcError(-32602, 'Invalid params: transaction.from is required');
-  const key = ctx.devKeys.find((k) => k.address === call.from);
-  if (!key) throw new RpcError(SERVER_ERROR, `unknown account ${call.from}: eth_sendTransaction signs only for the node's dev accounts (eth_accounts)`);
+  const devKey = ctx.devKeys.find((k) => k.address === call.from);
+  const impersonated = devKey ? undefined : ctx.impersonation?.signerFor(call.from);
+  const key = devKey ?? impersonated;
+  if (!key) throw new RpcError(SERVER_ERROR, `unknown account ${call.from}: eth_sendTransaction signs only for the node's dev accounts (eth_accounts) and impersonated addresses (anvil_impersonateAccount)`);
   const common = ctx.space.machine.common;
   if (call.chainId !== undefined && call.chainId !== common.chainId()) throw new RpcError(SERVER_ERROR, `invalid chain id: have ${call.chainId}, want ${common.chainId()}`);
   const nonce = call.nonce ?? ctx.relay.pendingNonce(call.from);
@@ -417,7 +420,8 @@ async function signForDevAccount(ctx: EvmRpcContext, call: CallObject): Promise<
     call.gasPrice !== undefined && call.maxFeePerGas === undefined
       ? createTx({ ...base, gasPrice: call.gasPrice, ...(call.accessList ? { type: 1, accessList: call.accessList } : {}) }, { common })
       : createTx({ ...base, type: 2, maxPriorityFeePerGas: tip!, maxFeePerGas: call.maxFeePerGas ?? 2n * BASE_FEE_PER_GAS + tip!, accessList: call.accessList ?? [] }, { common });
-  return tx.sign(key.privateKey).serialize();
+  const signed = tx.sign(key.privateKey);
+  return impersonated ? ctx.impersonation!.adopt(signed, call.from).raw : signed.serialize();
 }
 
 export const ethMethods: MethodTable<EvmRpcContext> = {
@@ -468,4 +472,5 @@ export const ethMethods: MethodTable<EvmRpcContext> = {
   ...otsMethods,
   // Over the whole table: the level announced follows the methods served.
   ots_getApiLevel: makeOtsGetApiLevel(() => Object.keys(ethMethods)),
+  ...anvilMethods(eth_gasPrice),
 };

@@ -14,6 +14,7 @@ import type { NativeMethod } from './method.ts';
 import type { FeeCalculatorForBlockhashJson, FeeRateGovernorJson, FeesJson, RecentBlockhashJson } from './fees.ts';
 import type { DevAccountsJson, NodeInfoJson } from './isthmus.ts';
 import type { StakeActivationJson } from './staking.ts';
+import type { SurfnetApi } from './surfnet.ts';
 
 /** What a method takes (every argument list a client may send) and answers, as JSON. */
 export interface MethodSpec {
@@ -189,7 +190,7 @@ interface IsthmusApi {
   isthmus_getDevAccounts: { args: []; result: DevAccountsJson };
 }
 
-export type NativeApi = StandardApi & LegacyApi & IsthmusApi;
+export type NativeApi = StandardApi & LegacyApi & IsthmusApi & SurfnetApi;
 
 // ---- the check ----
 

@@ -11,6 +11,7 @@ import * as transactions from './transactions.ts';
 import * as tokens from './tokens.ts';
 import * as isthmus from './isthmus.ts';
 import * as staking from './staking.ts';
+import * as surfnet from './surfnet.ts';
 
 export const nativeMethods = checkedTable({
   // accounts and balances
@@ -87,4 +88,10 @@ export const nativeMethods = checkedTable({
   getStakeMinimumDelegation: staking.getStakeMinimumDelegation,
   getInflationReward: staking.getInflationReward,
   getVoteAccounts: staking.getVoteAccounts,
+  // Surfpool's cheatcodes (chain control, behind the gate of rpc/chain-control-gate.ts)
+  surfnet_setAccount: surfnet.surfnet_setAccount,
+  surfnet_setTokenAccount: surfnet.surfnet_setTokenAccount,
+  surfnet_timeTravel: surfnet.surfnet_timeTravel,
+  surfnet_pauseClock: surfnet.surfnet_pauseClock,
+  surfnet_resumeClock: surfnet.surfnet_resumeClock,
 });

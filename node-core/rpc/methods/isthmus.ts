@@ -9,6 +9,7 @@ import { evmDerivationPath } from '../../keys/evm-keys.ts';
 import type { IsthmusNodeInfo, RpcContext } from '../context.ts';
 import { FORBIDDEN_ORIGIN, METHOD_NOT_FOUND, RpcError } from '../errors.ts';
 import { method } from './method.ts';
+import { isLoopback } from '../chain-control-gate.ts';
 import { sbfEngineAvailability, sbfEngineStatus } from '../../runtime/sbf/load-engine.ts';
 
 const info = (ctx: RpcContext): IsthmusNodeInfo => {
@@ -16,9 +17,7 @@ const info = (ctx: RpcContext): IsthmusNodeInfo => {
   return ctx.isthmus;
 };
 
-export function isLoopback(address: string): boolean {
-  return address === 'localhost' || address === '::1' || /^127\./.test(address);
-}
+export { isLoopback };
 
 /** isthmus_getNodeInfo's answer: what the explorer needs of the node that no standard method tells. */
 export interface NodeInfoJson {
@@ -45,6 +44,8 @@ export interface NodeInfoJson {
   weiPerLamport: string;
   /** Whether isthmus_getDevAccounts answers (only while the node listens on a loopback address). */
   devAccountsAvailable: boolean;
+  /** Whether the chain-control methods (state edits, time, mining, snapshots) answer: a loopback bind or --allow-chain-control. */
+  chainControlAllowed: boolean;
   /** The engine that runs deployed sBPF programs, or why there is none on this platform. */
   sbfEngine: { available: boolean; detail: string };
   /** The ledger: the bytes its folder takes on disk now, the slots of history it keeps (null: all), its oldest slot. */
@@ -74,6 +75,7 @@ export const isthmus_getNodeInfo = method([], async (_, ctx): Promise<NodeInfoJs
     transferToNativeSelector: `0x${TRANSFER_TO_NATIVE_SELECTOR}`,
     weiPerLamport: WEI_PER_LAMPORT.toString(),
     devAccountsAvailable: isLoopback(i.bindAddress),
+    chainControlAllowed: ctx.chainControl?.allowed ?? false,
     sbfEngine: { available: sbfEngineAvailability().available, detail: sbfEngineStatus() },
     ledger: { diskBytes, limitLedgerSize: i.limitLedgerSize, firstAvailableSlot: ctx.chain.firstAvailableSlot },
   };

@@ -26,6 +26,8 @@ export interface NodeInfo {
   devAccountsAvailable: boolean;
   /** The ledger on disk (nodes before it had none). */
   ledger?: LedgerInfo;
+  /** Whether the node answers its chain-control methods (absent on older nodes: no). */
+  chainControlAllowed?: boolean;
 }
 
 /** isthmus_getNodeInfo's ledger: its folder's size on disk, the slots it keeps (null: all), its oldest slot. */
