@@ -5,7 +5,7 @@
  */
 import { createBlock, paramsBlock, type Block } from '@ethereumjs/block';
 import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
-import type { Message } from '@ethereumjs/evm';
+import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { paramsTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
@@ -160,23 +160,61 @@ export class EvmMachine {
 
   /** Runs a transaction; its changes land in `opts.changes`. Throws for transactions the chain cannot include. */
   run(opts: RunOptions): Promise<RunTxResult> {
+    return this.mutex.run(() => this.runNow(opts));
+  }
+
+  /**
+   * Runs a transaction with `listeners` on the EVM's events for this run only (tracing). Tracing
+   * uses a machine of its own, so the chain's and eth_call's machines never carry a listener
+   * (@ethereumjs builds a step event only when someone listens).
+   */
+  runListened(opts: RunOptions, listeners: EvmListeners): Promise<RunTxResult> {
     return this.mutex.run(async () => {
-      this.stateManager.use(opts.below, opts.changes);
-      this.messages.length = 0;
-      this.canCredit = opts.canCredit;
-      try {
-        return await runTx(this.vm, {
-          tx: opts.tx,
-          block: this.block(opts.env),
-          skipHardForkValidation: true,
-          skipNonce: opts.call === true,
-          skipBalance: opts.call === true,
+      const events = this.vm.evm.events!;
+      const step = listeners.step;
+      const onStep =
+        step &&
+        ((e: InterpreterStep, done?: () => void) => {
+          const pending = step(e);
+          if (pending) pending.then(done, done);
+          else done!();
         });
+      if (onStep) events.on('step', onStep);
+      if (listeners.beforeMessage) events.on('beforeMessage', listeners.beforeMessage);
+      if (listeners.afterMessage) events.on('afterMessage', listeners.afterMessage);
+      try {
+        return await this.runNow(opts);
       } finally {
-        this.canCredit = () => false;
+        if (onStep) events.off('step', onStep);
+        if (listeners.beforeMessage) events.off('beforeMessage', listeners.beforeMessage);
+        if (listeners.afterMessage) events.off('afterMessage', listeners.afterMessage);
       }
     });
   }
+
+  private async runNow(opts: RunOptions): Promise<RunTxResult> {
+    this.stateManager.use(opts.below, opts.changes);
+    this.messages.length = 0;
+    this.canCredit = opts.canCredit;
+    try {
+      return await runTx(this.vm, {
+        tx: opts.tx,
+        block: this.block(opts.env),
+        skipHardForkValidation: true,
+        skipNonce: opts.call === true,
+        skipBalance: opts.call === true,
+      });
+    } finally {
+      this.canCredit = () => false;
+    }
+  }
+}
+
+/** Listeners for one traced run: a step listener's promise is awaited before the step executes. */
+export interface EvmListeners {
+  step?(e: InterpreterStep): void | Promise<void>;
+  beforeMessage?(m: Message): void;
+  afterMessage?(r: EVMResult): void;
 }
 
 export interface CallOptions {
