@@ -19,6 +19,8 @@ import { cachedCall } from './call-cache.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
 import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
+import { debugMethods } from './debug.ts';
+import { otsTraceMethods } from './ots-trace.ts';
 import {
   blockSelector,
   bytesHex,
@@ -503,4 +505,6 @@ export const ethMethods: MethodTable<EvmRpcContext> = {
   ots_getApiLevel,
   ots_searchTransactionsBefore,
   ots_searchTransactionsAfter,
+  ...debugMethods,
+  ...otsTraceMethods,
 };
