@@ -14,6 +14,7 @@ import { createBridgePrecompile, type BridgeCallContext } from './bridge-precomp
 import { ecrecover } from './crypto.ts';
 import { keccak256 } from '../common/hash.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
+import { installLightStepEvents, TRACE_STEP, type StepHandler } from './trace/light-step-events.ts';
 import { FlatStateManager } from './state-manager.ts';
 import { EvmChanges, type EvmStateSource } from './state.ts';
 
@@ -170,21 +171,29 @@ export class EvmMachine {
    */
   runListened(opts: RunOptions, listeners: EvmListeners): Promise<RunTxResult> {
     return this.mutex.run(async () => {
-      const events = this.vm.evm.events!;
+      const evm = this.vm.evm as typeof this.vm.evm & { [TRACE_STEP]?: StepHandler };
+      const events = evm.events!;
       const step = listeners.step;
-      const onStep =
-        step &&
-        ((e: InterpreterStep, done?: () => void) => {
-          const pending = step(e);
-          if (pending) pending.then(done, done);
-          else done!();
-        });
+      // With light step events installed the handler gets each step directly (the listener only
+      // makes @ethereumjs build steps); without, @ethereumjs's events, a step awaited when it returns a promise.
+      const light = step !== undefined && (await installLightStepEvents());
+      const onStep = !step
+        ? undefined
+        : light
+          ? () => {}
+          : (e: InterpreterStep, done?: () => void) => {
+              const pending = step(e);
+              if (pending) pending.then(done, done);
+              else done!();
+            };
+      if (light) evm[TRACE_STEP] = step;
       if (onStep) events.on('step', onStep);
       if (listeners.beforeMessage) events.on('beforeMessage', listeners.beforeMessage);
       if (listeners.afterMessage) events.on('afterMessage', listeners.afterMessage);
       try {
         return await this.runNow(opts);
       } finally {
+        delete evm[TRACE_STEP];
         if (onStep) events.off('step', onStep);
         if (listeners.beforeMessage) events.off('beforeMessage', listeners.beforeMessage);
         if (listeners.afterMessage) events.off('afterMessage', listeners.afterMessage);

@@ -55,13 +55,14 @@ export class PrestateCollector {
   readonly listeners: EvmListeners = {
     step: (e: InterpreterStep) => {
       const op = e.opcode.name;
+      const pos = op === 'SLOAD' || op === 'SSTORE' ? 0 : ADDRESS_OPS[op];
+      if (pos === undefined) return;
       const s = e.stack;
-      if (op === 'SLOAD' || op === 'SSTORE') {
+      if (pos === 0) {
         if (s.length) this.touch(e.address.toString(), word(s[s.length - 1]!));
         return;
       }
-      const pos = ADDRESS_OPS[op];
-      if (pos && s.length >= pos) {
+      if (s.length >= pos) {
         const a = addressOf(s[s.length - pos]!);
         if (!isPrecompile(a)) this.touch(a);
       }

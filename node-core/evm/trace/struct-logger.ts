@@ -64,23 +64,27 @@ export class StructLogger {
     const c = this.config;
     if (c.limit && this.logs.length >= c.limit) return;
     const log: StructLog = { pc: e.pc, op: e.opcode.name, gas: Number(e.gasLeft), gasCost: Number(e.opcode.dynamicFee ?? BigInt(e.opcode.fee)), depth: e.depth + 1, refund: 0 };
-    if (!c.disableStack) log.stack = e.stack.map((v) => `0x${v.toString(16)}`);
+    const storageOp = !c.disableStorage && (log.op === 'SLOAD' || log.op === 'SSTORE');
+    // Read only when used: each read of the event's stack is a copy.
+    const stack = !c.disableStack || storageOp ? e.stack : [];
+    if (!c.disableStack) log.stack = stack.map((v) => `0x${v.toString(16)}`);
     if (c.enableMemory) {
       const words: string[] = [];
-      for (let i = 0; i < e.memory.length; i += 32) words.push(`0x${Buffer.from(e.memory.subarray(i, i + 32)).toString('hex').padEnd(64, '0')}`);
+      const memory = e.memory;
+      for (let i = 0; i < memory.length; i += 32) words.push(`0x${Buffer.from(memory.subarray(i, i + 32)).toString('hex').padEnd(64, '0')}`);
       log.memory = words;
     }
     if (c.enableReturnData) log.returnData = bytesToHex(this.returnData);
     log.refund = Number(e.gasRefund);
     this.logs.push(log);
     this.lastAt[log.depth] = log;
-    if (c.disableStorage || (log.op !== 'SLOAD' && log.op !== 'SSTORE') || e.stack.length < (log.op === 'SSTORE' ? 2 : 1)) return;
+    if (!storageOp || stack.length < (log.op === 'SSTORE' ? 2 : 1)) return;
     const address = e.address.toString();
     let seen = this.storage.get(address);
     if (!seen) this.storage.set(address, (seen = {}));
-    const key = e.stack[e.stack.length - 1]!;
+    const key = stack[stack.length - 1]!;
     if (log.op === 'SSTORE') {
-      seen[hex64(key)] = hex64(e.stack[e.stack.length - 2]!);
+      seen[hex64(key)] = hex64(stack[stack.length - 2]!);
       log.storage = { ...seen };
       return;
     }
