@@ -62,7 +62,8 @@ describe('EVM tracing: the node against Anvil', () => {
   let theirs: Side;
 
   before(async () => {
-    node = await startTestNode({ mnemonic: WORDS });
+    // Slots of 400 ms, so that transactions sent together share an EVM block even on a busy machine.
+    node = await startTestNode({ mnemonic: WORDS, slotMs: 400 });
     // The node's dev accounts hold 10^14 lamports = 10^23 wei = 100,000 ether.
     anvil = await startAnvil(['--mnemonic', WORDS, '--balance', '100000', '--hardfork', 'osaka', '--steps-tracing']);
     if (!anvil) return;
@@ -157,6 +158,46 @@ describe('EVM tracing: the node against Anvil', () => {
     const mine = byNumber.find((t: any) => t.txHash === ours.hashes.run);
     const anvilBlock = await call(theirs.url, 'debug_traceBlockByNumber', [`0x${theirs.receipts.run!.blockNumber.toString(16)}`, cfg]);
     assert.deepEqual(mine.result, anvilBlock.find((t: any) => t.txHash === theirs.hashes.run).result);
+  });
+
+  test('a transaction late in a block replays on the ones before it (their state changes feed its logs)', async () => {
+    const provider = new JsonRpcProvider(node.evmRpcUrl, undefined, { pollingInterval: 50, cacheTimeout: -1 });
+    try {
+      const alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'), provider);
+      const at = (await (await alice.sendTransaction({ data: traceMe.bytecode, gasLimit: 2_000_000n })).wait())!.contractAddress!;
+      const chainId = (await provider.getNetwork()).chainId;
+      // Four senders (the relay keeps one sender's transactions in nonce order, a slot apart).
+      const senders = deriveEvmKeys(WORDS, 5).slice(1).map((k) => new Wallet(Buffer.from(k.privateKey).toString('hex'), provider));
+      // One batch: the relay takes them in one turn, so they share a slot and an EVM block unless the
+      // machine is too slow for even that; then another batch (each one is also a test of replay order).
+      let receipts: TransactionReceipt[] = [];
+      let last!: TransactionReceipt;
+      let shared: TransactionReceipt[] = [];
+      for (let attempt = 0; attempt < 5 && shared.length < 2; attempt++) {
+        const raws = await Promise.all(
+          senders.map(async (w, v) => w.signTransaction({ to: at, data: iface.encodeFunctionData('run', [v + 1]), value: 4_000_000_000n, gasLimit: 1_000_000n, gasPrice: GAS_PRICE, nonce: await provider.getTransactionCount(w.address, 'pending'), chainId, type: 0 })),
+        );
+        const sent = await fetch(node.evmRpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(raws.map((r, id) => ({ jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [r] }))) });
+        const hashes = ((await sent.json()) as Array<{ id: number; result: string }>).sort((a, b) => a.id - b.id).map((r) => r.result);
+        receipts = (await Promise.all(hashes.map((h) => waitFor(() => provider.getTransactionReceipt(h), { what: 'a receipt' })))) as TransactionReceipt[];
+        last = receipts.reduce((a, b) => (b.blockNumber > a.blockNumber || (b.blockNumber === a.blockNumber && b.index > a.index) ? b : a));
+        shared = receipts.filter((r) => r.blockNumber === last.blockNumber);
+      }
+      assert.ok(shared.length >= 2, `the batch's transactions share a block (${receipts.map((r) => r.blockNumber).join(', ')})`);
+      assert.ok(last.index > 0);
+      const trace = await call(node.evmRpcUrl, 'debug_traceTransaction', [last.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]);
+      assert.equal(BigInt(trace.gasUsed), last.gasUsed);
+      // Done(total) carries the running total that the block's earlier transactions raised.
+      const done = trace.logs.at(-1);
+      assert.equal(done.data, last.logs.at(-1)!.data);
+      assert.equal(BigInt(done.index), BigInt(last.logs.at(-1)!.index));
+      const block = await call(node.evmRpcUrl, 'debug_traceBlockByNumber', [`0x${last.blockNumber.toString(16)}`, { tracer: 'callTracer' }]);
+      const blockTxs = (await provider.send('eth_getBlockByNumber', [`0x${last.blockNumber.toString(16)}`, false])).transactions as string[];
+      assert.deepEqual(block.map((t: any) => t.txHash), blockTxs);
+      for (const r of shared) assert.equal(BigInt(block.find((t: any) => t.txHash === r.hash).result.gasUsed), r.gasUsed);
+    } finally {
+      provider.destroy();
+    }
   });
 
   test('bad input gets geth\'s errors', async () => {
