@@ -70,6 +70,9 @@ export interface RunOptions {
   call?: boolean;
 }
 
+/** Steps a traced run makes between two turns of the event loop. */
+const STEPS_BETWEEN_YIELDS = 4096;
+
 /** Serializes async work: the next run starts when the previous one has settled. */
 class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
@@ -173,7 +176,16 @@ export class EvmMachine {
     return this.mutex.run(async () => {
       const evm = this.vm.evm as typeof this.vm.evm & { [TRACE_STEP]?: StepHandler };
       const events = evm.events!;
-      const step = listeners.step;
+      const traced = listeners.step;
+      // A long trace must not stall the chain and the RPC: every few thousand steps it lets the event loop run.
+      let steps = 0;
+      const step =
+        traced &&
+        ((e: InterpreterStep) => {
+          const pending = traced(e);
+          if (++steps % STEPS_BETWEEN_YIELDS !== 0) return pending;
+          return Promise.resolve(pending).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+        });
       // With light step events installed the handler gets each step directly (the listener only
       // makes @ethereumjs build steps); without, @ethereumjs's events, a step awaited when it returns a promise.
       const light = step !== undefined && (await installLightStepEvents());
