@@ -5,7 +5,7 @@
  */
 import { createBlock, paramsBlock, type Block } from '@ethereumjs/block';
 import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
-import type { EVMResult, Message } from '@ethereumjs/evm';
+import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { paramsTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
@@ -14,6 +14,7 @@ import { createBridgePrecompile, type BridgeCallContext } from './bridge-precomp
 import { ecrecover } from './crypto.ts';
 import { keccak256 } from '../common/hash.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
+import { installLightStepEvents, TRACE_STEP, type StepHandler } from './trace/light-step-events.ts';
 import { FlatStateManager } from './state-manager.ts';
 import type { Hex } from './records.ts';
 import { EvmChanges, type EvmStateSource } from './state.ts';
@@ -69,6 +70,9 @@ export interface RunOptions {
   /** eth_call / eth_estimateGas: no nonce check, and no balance check for gas. */
   call?: boolean;
 }
+
+/** Steps a traced run makes between two turns of the event loop. */
+const STEPS_BETWEEN_YIELDS = 4096;
 
 /** Serializes async work: the next run starts when the previous one has settled. */
 class Mutex {
@@ -192,28 +196,83 @@ export class EvmMachine {
 
   /** Runs a transaction; its changes land in `opts.changes`. Throws for transactions the chain cannot include. */
   run(opts: RunOptions): Promise<RunResult> {
+    return this.mutex.run(() => this.runNow(opts));
+  }
+
+  /**
+   * Runs a transaction with `listeners` on the EVM's events for this run only (tracing). Tracing
+   * uses a machine of its own, so the chain's and eth_call's machines never carry a listener
+   * (@ethereumjs builds a step event only when someone listens).
+   */
+  runListened(opts: RunOptions, listeners: EvmListeners): Promise<RunResult> {
     return this.mutex.run(async () => {
-      this.stateManager.use(opts.below, opts.changes);
-      this.messages.length = 0;
-      this.frames.length = 0;
-      this.lastRun = emptyFrame();
-      this.followFrames = opts.call !== true;
-      this.canCredit = opts.canCredit;
-      try {
-        const result = await runTx(this.vm, {
-          tx: opts.tx,
-          block: this.block(opts.env),
-          skipHardForkValidation: true,
-          skipNonce: opts.call === true,
-          skipBalance: opts.call === true,
+      const evm = this.vm.evm as typeof this.vm.evm & { [TRACE_STEP]?: StepHandler };
+      const events = evm.events!;
+      const traced = listeners.step;
+      // A long trace must not stall the chain and the RPC: every few thousand steps it lets the event loop run.
+      let steps = 0;
+      const step =
+        traced &&
+        ((e: InterpreterStep) => {
+          const pending = traced(e);
+          if (++steps % STEPS_BETWEEN_YIELDS !== 0) return pending;
+          return Promise.resolve(pending).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
         });
-        return { ...result, touched: this.lastRun.touched, created: this.lastRun.created };
+      // With light step events installed the handler gets each step directly (the listener only
+      // makes @ethereumjs build steps); without, @ethereumjs's events, a step awaited when it returns a promise.
+      const light = step !== undefined && (await installLightStepEvents());
+      const onStep = !step
+        ? undefined
+        : light
+          ? () => {}
+          : (e: InterpreterStep, done?: () => void) => {
+              const pending = step(e);
+              if (pending) pending.then(done, done);
+              else done!();
+            };
+      if (light) evm[TRACE_STEP] = step;
+      if (onStep) events.on('step', onStep);
+      if (listeners.beforeMessage) events.on('beforeMessage', listeners.beforeMessage);
+      if (listeners.afterMessage) events.on('afterMessage', listeners.afterMessage);
+      try {
+        return await this.runNow(opts);
       } finally {
-        this.followFrames = false;
-        this.canCredit = () => false;
+        delete evm[TRACE_STEP];
+        if (onStep) events.off('step', onStep);
+        if (listeners.beforeMessage) events.off('beforeMessage', listeners.beforeMessage);
+        if (listeners.afterMessage) events.off('afterMessage', listeners.afterMessage);
       }
     });
   }
+
+  private async runNow(opts: RunOptions): Promise<RunResult> {
+    this.stateManager.use(opts.below, opts.changes);
+    this.messages.length = 0;
+    this.frames.length = 0;
+    this.lastRun = emptyFrame();
+    this.followFrames = opts.call !== true;
+    this.canCredit = opts.canCredit;
+    try {
+      const result = await runTx(this.vm, {
+        tx: opts.tx,
+        block: this.block(opts.env),
+        skipHardForkValidation: true,
+        skipNonce: opts.call === true,
+        skipBalance: opts.call === true,
+      });
+      return { ...result, touched: this.lastRun.touched, created: this.lastRun.created };
+    } finally {
+      this.followFrames = false;
+      this.canCredit = () => false;
+    }
+  }
+}
+
+/** Listeners for one traced run: a step listener's promise is awaited before the step executes. */
+export interface EvmListeners {
+  step?(e: InterpreterStep): void | Promise<void>;
+  beforeMessage?(m: Message): void;
+  afterMessage?(r: EVMResult): void;
 }
 
 /** A contract a transaction created (at any depth), and the address that ran the CREATE/CREATE2. */

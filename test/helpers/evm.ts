@@ -32,3 +32,37 @@ export function foundryBinary(name: 'cast' | 'anvil'): string | null {
 
 /** A note long enough that Counter's deployment does not fit one native packet. */
 export const LONG_NOTE = 'Isthmus '.repeat(200);
+
+export interface RunningAnvil {
+  url: string;
+  stop(): void;
+}
+
+/**
+ * Starts Anvil on a free port with `args` (its dev accounts from `--mnemonic` there), once it answers
+ * eth_blockNumber; null where npm ships no Anvil for this platform.
+ */
+export async function startAnvil(args: string[]): Promise<RunningAnvil | null> {
+  const bin = foundryBinary('anvil');
+  if (!bin) return null;
+  const { spawn } = await import('node:child_process');
+  const { freePorts } = await import('./cli-process.ts');
+  const [port] = await freePorts(1);
+  const child = spawn(bin, ['--port', String(port), '--silent', ...args], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));
+  const end = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+      if (res.ok) return { url, stop };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > end) {
+      stop();
+      throw new Error(`anvil did not start (exit code ${child.exitCode})`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -29,7 +29,7 @@ export interface CallTarget {
 type Runner = (opts: { tx: TypedTransaction; env: BlockEnv; below: EvmStateSource; changes: EvmChanges; canCredit(r: string): boolean; call: true }) => Promise<RunTxResult>;
 
 /** The transaction a call object describes, from its `from` (unsigned: the sender is taken as given). */
-async function callTransaction(call: CallObject, target: CallTarget, gas: bigint, common: TypedTransaction['common']): Promise<TypedTransaction> {
+export async function callTransaction(call: CallObject, target: CallTarget, gas: bigint, common: TypedTransaction['common']): Promise<TypedTransaction> {
   const from = call.from ?? ZERO_ADDRESS;
   const nonce = call.nonce ?? (await target.state.account(from))?.nonce ?? 0n;
   const base = { nonce, gasLimit: gas, to: call.to, value: call.value ?? 0n, data: call.data ?? call.input ?? new Uint8Array(0) };
@@ -52,14 +52,14 @@ export function callEnv(env: BlockEnv, call: CallObject): BlockEnv {
 }
 
 /** The bridge adds transferToNative's recipient to the native transaction, so a call may credit it. */
-function bridgeRecipient(call: CallObject): (r: string) => boolean {
+export function callBridgeRecipient(call: CallObject): (r: string) => boolean {
   const recipient = call.to === BRIDGE_ADDRESS ? transferToNativeRecipient(call.data ?? call.input ?? new Uint8Array(0)) : null;
   return (r) => r === recipient;
 }
 
-const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as const;
+export const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as const;
 
-async function checkValue(target: CallTarget, from: string, value: bigint): Promise<void> {
+export async function checkValue(target: CallTarget, from: string, value: bigint): Promise<void> {
   const balance = (await target.state.account(from))?.balance ?? 0n;
   if (balance < value) throw new RpcError(SERVER_ERROR, `insufficient funds for gas * price + value: address ${from} have ${balance} want ${value}`);
 }
@@ -70,7 +70,7 @@ async function runCall(run: Runner, common: TypedTransaction['common'], call: Ca
   if (value > 0n) await checkValue(target, from, value);
   const tx = await callTransaction(call, target, gas, common);
   try {
-    return await run({ tx, env: callEnv(target.env, call), below: target.state, changes: new EvmChanges(), canCredit: bridgeRecipient(call), call: true });
+    return await run({ tx, env: callEnv(target.env, call), below: target.state, changes: new EvmChanges(), canCredit: callBridgeRecipient(call), call: true });
   } catch (e) {
     throw new RpcError(SERVER_ERROR, ethereumjsMessage(e));
   }
@@ -108,7 +108,7 @@ export async function ethCall(machine: EvmMachine, call: CallObject, target: Cal
     gasPrice: call.gasPrice ?? call.maxFeePerGas ?? 0n,
     env: callEnv(target.env, call),
     below: target.state,
-    canCredit: bridgeRecipient(call),
+    canCredit: callBridgeRecipient(call),
   });
   if (result.execResult.exceptionError) throw executionError(result);
   return result.execResult.returnValue;

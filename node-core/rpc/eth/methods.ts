@@ -21,6 +21,8 @@ import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
 import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
 import { makeOtsGetApiLevel, otsMethods } from './ots.ts';
+import { debugMethods } from './debug.ts';
+import { otsTraceMethods } from './ots-trace.ts';
 import {
   blockSelector,
   bytesHex,
@@ -473,4 +475,6 @@ export const ethMethods: MethodTable<EvmRpcContext> = {
   // Over the whole table: the level announced follows the methods served.
   ots_getApiLevel: makeOtsGetApiLevel(() => Object.keys(ethMethods)),
   ...anvilMethods(eth_gasPrice),
+  ...debugMethods,
+  ...otsTraceMethods,
 };
