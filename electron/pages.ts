@@ -7,6 +7,8 @@
  */
 import { LedgerLockedError } from '../node-core/ledger/ledger-lock.ts';
 import { PortInUseError } from '../node-core/transport/listen.ts';
+// The explorer's formatter: the desktop's pages show sizes as the status bar does.
+import { formatBytes } from '../renderer/src/lib/format.ts';
 
 /** Actions a shell page's buttons may ask of the main process. */
 export const SHELL_ACTIONS = ['use-free-ports', 'retry', 'quit', 'open-settings', 'save-settings', 'restart-node', 'show-explorer'] as const;
@@ -88,17 +90,6 @@ last slot stored in its ledger.</p><p class="detail">Ledger: <code>${escapeHtml(
   );
 }
 
-/** 1234567 → "1.2 MB" (powers of 1000, as file managers show disk use). */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'kB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
 
 export interface SettingsView {
   ledger: string;

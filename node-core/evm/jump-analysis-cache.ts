@@ -5,9 +5,7 @@
  * object (the flat state hands out one Uint8Array per contract code). The interpreter class is not
  * exported, so it is reached by its file; if a later version moves it, the cache is simply absent.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { interpreterPrototype } from './interpreter-prototype.ts';
 
 type Analysis = { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: unknown[] };
 interface InterpreterLike {
@@ -19,24 +17,17 @@ let installed: Promise<boolean> | null = null;
 
 export function installJumpAnalysisCache(): Promise<boolean> {
   return (installed ??= (async () => {
-    try {
-      const entry = createRequire(import.meta.url).resolve('@ethereumjs/evm');
-      const file = path.join(path.dirname(entry), '..', 'esm', 'interpreter.js');
-      const { Interpreter } = (await import(pathToFileURL(file).href)) as { Interpreter?: { prototype: InterpreterLike } };
-      const proto = Interpreter?.prototype;
-      if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false;
-      const analyse = proto._getValidJumpDestinations;
-      const byEvm = new WeakMap<object, WeakMap<Uint8Array, Analysis>>();
-      proto._getValidJumpDestinations = function (this: InterpreterLike, code: Uint8Array): Analysis {
-        let byCode = byEvm.get(this._evm);
-        if (!byCode) byEvm.set(this._evm, (byCode = new WeakMap()));
-        let analysis = byCode.get(code);
-        if (!analysis) byCode.set(code, (analysis = analyse.call(this, code)));
-        return analysis;
-      };
-      return true;
-    } catch {
-      return false;
-    }
+    const proto = await interpreterPrototype<InterpreterLike>();
+    if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false;
+    const analyse = proto._getValidJumpDestinations;
+    const byEvm = new WeakMap<object, WeakMap<Uint8Array, Analysis>>();
+    proto._getValidJumpDestinations = function (this: InterpreterLike, code: Uint8Array): Analysis {
+      let byCode = byEvm.get(this._evm);
+      if (!byCode) byEvm.set(this._evm, (byCode = new WeakMap()));
+      let analysis = byCode.get(code);
+      if (!analysis) byCode.set(code, (analysis = analyse.call(this, code)));
+      return analysis;
+    };
+    return true;
   })());
 }

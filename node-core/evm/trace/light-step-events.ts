@@ -10,9 +10,7 @@
  * moves it, nothing is installed and runListened keeps @ethereumjs's own events.
  */
 import type { InterpreterStep } from '@ethereumjs/evm';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { interpreterPrototype } from '../interpreter-prototype.ts';
 
 /** The EVM's step handler while a traced run is on (a property of the EVM object). */
 export const TRACE_STEP = Symbol('isthmus.traceStep');
@@ -89,23 +87,16 @@ let installed: Promise<boolean> | null = null;
 
 export function installLightStepEvents(): Promise<boolean> {
   return (installed ??= (async () => {
-    try {
-      const entry = createRequire(import.meta.url).resolve('@ethereumjs/evm');
-      const file = path.join(path.dirname(entry), '..', 'esm', 'interpreter.js');
-      const { Interpreter } = (await import(pathToFileURL(file).href)) as { Interpreter?: { prototype: InterpreterLike } };
-      const proto = Interpreter?.prototype;
-      if (!proto || typeof proto._runStepHook !== 'function' || typeof proto.lookupOpInfo !== 'function') return false;
-      const original = proto._runStepHook;
-      proto._runStepHook = function (this: InterpreterLike, dynamicFee: bigint, gasLeft: bigint, memorySize: bigint): Promise<void> {
-        const handler = this._evm[TRACE_STEP];
-        // Debug logging and EOF code read more of the event: they keep @ethereumjs's own.
-        if (!handler || this._evm.DEBUG || this._env.eof !== undefined) return original.call(this, dynamicFee, gasLeft, memorySize);
-        const event = new StepEvent(this._runState, this._env, this.lookupOpInfo(this._runState.opCode).opcodeInfo, dynamicFee, gasLeft, memorySize);
-        return handler(event as unknown as InterpreterStep) as Promise<void>;
-      };
-      return true;
-    } catch {
-      return false;
-    }
+    const proto = await interpreterPrototype<InterpreterLike>();
+    if (!proto || typeof proto._runStepHook !== 'function' || typeof proto.lookupOpInfo !== 'function') return false;
+    const original = proto._runStepHook;
+    proto._runStepHook = function (this: InterpreterLike, dynamicFee: bigint, gasLeft: bigint, memorySize: bigint): Promise<void> {
+      const handler = this._evm[TRACE_STEP];
+      // Debug logging and EOF code read more of the event: they keep @ethereumjs's own.
+      if (!handler || this._evm.DEBUG || this._env.eof !== undefined) return original.call(this, dynamicFee, gasLeft, memorySize);
+      const event = new StepEvent(this._runState, this._env, this.lookupOpInfo(this._runState.opCode).opcodeInfo, dynamicFee, gasLeft, memorySize);
+      return handler(event as unknown as InterpreterStep) as Promise<void>;
+    };
+    return true;
   })());
 }
