@@ -15,7 +15,7 @@ import { CHAIN_IDS } from '../evm/constants.ts';
 import { evmGenesisOf, evmGenesisRecords, evmGenesisSection, type EvmGenesis } from '../evm/genesis.ts';
 import { EVM_EXTENSION } from '../evm/program.ts';
 import { createRelayerKey, readRelayerKey } from '../evm/relayer-key.ts';
-import { openLmdbStore } from '../store/lmdb-store.ts';
+import { openLmdbStore, type LmdbStore } from '../store/lmdb-store.ts';
 import type { Store } from '../store/store.ts';
 import type { NodeOptions } from './options.ts';
 import { programAccounts } from './program-flags.ts';
@@ -45,7 +45,7 @@ type LedgerOptions = Pick<NodeOptions, 'ledger' | 'reset' | 'mnemonic' | 'slotMs
 export async function openLedger(options: LedgerOptions): Promise<OpenedLedger> {
   prepareLedgerFolder(options.ledger, options.reset);
   const unlock = lockLedger(options.ledger);
-  let store: Store;
+  let store: LmdbStore;
   try {
     store = await openLmdbStore(ledgerFiles(options.ledger).store);
   } catch (e) {
@@ -59,6 +59,8 @@ export async function openLedger(options: LedgerOptions): Promise<OpenedLedger> 
   try {
     const stored = (await store.readGenesis()) as { config: GenesisConfig; hash: string } | null;
     const opened = stored ? readLedger(options.ledger, stored.config, stored.hash) : await createLedger(store, options);
+    // The validator's votes are stored compactly and signed again on read (lmdb-own-votes.ts).
+    store.signOwnVotesWith(opened.keys.identity);
     return { ...opened, store, close };
   } catch (e) {
     await close();
