@@ -4,7 +4,8 @@
  */
 import type { EvmKey } from '../keys/evm-keys.ts';
 import { deriveEvmKeys } from '../keys/evm-keys.ts';
-import type { Keypair } from '../keys/keypair.ts';
+import fs from 'node:fs';
+import { readKeypairFile, type Keypair } from '../keys/keypair.ts';
 import { generateMnemonic } from '../keys/mnemonic.ts';
 import { DEFAULT_RENT, type GenesisConfig } from '../ledger/genesis-config.ts';
 import { createGenesis, DEV_ACCOUNT_COUNT, genesisHashOf, ledgerFiles, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
@@ -47,7 +48,7 @@ export async function openLedger(options: LedgerOptions): Promise<OpenedLedger> 
   const unlock = lockLedger(options.ledger);
   let store: LmdbStore;
   try {
-    store = await openLmdbStore(ledgerFiles(options.ledger).store);
+    store = await openLedgerStore(options.ledger);
   } catch (e) {
     unlock();
     throw e;
@@ -66,6 +67,25 @@ export async function openLedger(options: LedgerOptions): Promise<OpenedLedger> 
     await close();
     throw e;
   }
+}
+
+/**
+ * The store of the ledger folder `ledger`, able to read the validator's compactly stored votes: they
+ * are signed again with the identity's key the folder keeps (lmdb-own-votes.ts). Every opening of a
+ * ledger's store goes through here.
+ */
+export async function openLedgerStore(ledger: string): Promise<LmdbStore> {
+  const files = ledgerFiles(ledger);
+  const store = await openLmdbStore(files.store);
+  if (fs.existsSync(files.identity)) {
+    try {
+      store.signOwnVotesWith(readKeypairFile(files.identity));
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+  }
+  return store;
 }
 
 type Genesis = Pick<OpenedLedger, 'genesis' | 'genesisHash' | 'evmGenesis' | 'keys' | 'createdLedger'>;

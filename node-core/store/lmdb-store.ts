@@ -355,7 +355,7 @@ export class LmdbStore implements Store {
   }
 }
 
-/** Whether `key` sorts after the newest of `lastKeys` (a table's last key, or none), so it may be appended. */
+/** Whether `slot`'s records sort after `lastKeys` (a table's last key, or none), so they may be appended. */
 function isAfterLast(lastKeys: Iterable<number | TxKey>, slot: number): boolean {
   for (const last of lastKeys) return (typeof last === 'number' ? last : last[0]) < slot;
   return true;
