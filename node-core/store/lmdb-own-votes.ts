@@ -116,10 +116,14 @@ const SIG_ENTRY = 8;
 /** Slots are kept as u32 in the signature index; a vote in a later slot is stored whole. */
 const MAX_COMPACT_SLOT = 0xffff_ffff;
 
-/** The `vote-sigs` value: signature bytes 1–4, then the slot (u32 BE); the key is the signature's first byte. */
+/**
+ * The `vote-sigs` value: the signature's first 4 bytes, then the slot (u32 BE), all under one key: one
+ * sorted run of fixed-size values, looked up by range, with no per-key overhead.
+ */
+const SIGS_KEY = 0;
 function sigEntry(signature: Uint8Array, slot: number): Uint8Array {
   const out = new Uint8Array(SIG_ENTRY);
-  out.set(signature.subarray(1, 5));
+  out.set(signature.subarray(0, 4));
   new DataView(out.buffer).setUint32(4, slot);
   return out;
 }
@@ -174,7 +178,7 @@ export class OwnVotes {
       this.templates.putSync(id, split.template);
       this.remember(id, split.template);
     }
-    this.sigs.putSync(tx.wire[1]!, sigEntry(tx.wire.subarray(1, 65), block.slot));
+    this.sigs.putSync(SIGS_KEY, sigEntry(tx.wire.subarray(1, 65), block.slot));
     return vote;
   }
 
@@ -203,7 +207,7 @@ export class OwnVotes {
   /** In the open write transaction: removes the signature entry of the vote of `block`. */
   remove(vote: CompactVote, block: VoteBlock): void {
     const signature = decodeBase58(this.rebuild(vote, block).signature);
-    this.sigs.removeSync(signature[0]!, sigEntry(signature, block.slot));
+    this.sigs.removeSync(SIGS_KEY, sigEntry(signature, block.slot));
   }
 
   /** Slots whose compact vote may have this signature (each to be rebuilt and compared). */
@@ -212,7 +216,7 @@ export class OwnVotes {
     const low = sigEntry(signature, 0);
     const high = sigEntry(signature, MAX_COMPACT_SLOT);
     const slots: number[] = [];
-    for (const v of this.sigs.getValues(signature[0]!, { start: low, end: high, inclusiveEnd: true } as never)) {
+    for (const v of this.sigs.getValues(SIGS_KEY, { start: low, end: high, inclusiveEnd: true } as never)) {
       slots.push(new DataView(v.buffer, v.byteOffset, v.byteLength).getUint32(4));
     }
     return slots;
