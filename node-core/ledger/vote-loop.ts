@@ -4,44 +4,12 @@
  * which enters the next slot's block first. The vote program then keeps the vote account's tower,
  * root and credits as on a real cluster.
  */
-import { VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
-import type { Keypair } from '../keys/keypair.ts';
-import { compileMessage, signTransaction } from '../runtime/message-builder.ts';
-import { encodeVoteInstruction } from '../runtime/programs/vote/instruction.ts';
 import { decodeVoteState } from '../runtime/programs/vote/state.ts';
-import { SYSVAR_CLOCK_ID, SYSVAR_SLOT_HASHES_ID } from '../runtime/sysvars.ts';
+import { voteTransaction, type Voter } from '../runtime/programs/vote/vote-transaction.ts';
 import type { Transaction } from '../runtime/wire.ts';
 import type { Bank } from './bank.ts';
 
-export interface Voter {
-  identity: Keypair;
-  voteAccount: Address;
-}
-
-/**
- * A Vote for `slot` (its blockhash and, unless null, its block time as the vote's timestamp), with the
- * blockhash as the transaction's recent blockhash.
- */
-export function voteTransaction(voter: Voter, voted: { slot: number; blockhash: string; blockTime: number | null }): Transaction {
-  const data = encodeVoteInstruction({ slots: [voted.slot], hash: voted.blockhash, timestamp: voted.blockTime });
-  const message = compileMessage(
-    voter.identity.address,
-    [
-      {
-        programId: VOTE_PROGRAM_ID,
-        accounts: [
-          { key: voter.voteAccount, writable: true },
-          { key: SYSVAR_SLOT_HASHES_ID },
-          { key: SYSVAR_CLOCK_ID },
-          { key: voter.identity.address, signer: true },
-        ],
-        data,
-      },
-    ],
-    voted.blockhash,
-  );
-  return signTransaction(message, [voter.identity]);
-}
+export { voteTransaction, type Voter };
 
 /**
  * The timestamp a vote may carry (Tower::maybe_timestamp): the block time unless the clock went back

@@ -4,7 +4,8 @@
  */
 import type { EvmKey } from '../keys/evm-keys.ts';
 import { deriveEvmKeys } from '../keys/evm-keys.ts';
-import type { Keypair } from '../keys/keypair.ts';
+import fs from 'node:fs';
+import { readKeypairFile, type Keypair } from '../keys/keypair.ts';
 import { generateMnemonic } from '../keys/mnemonic.ts';
 import { DEFAULT_RENT, type GenesisConfig } from '../ledger/genesis-config.ts';
 import { createGenesis, DEV_ACCOUNT_COUNT, genesisHashOf, ledgerFiles, readLedgerKeys, type LedgerKeys } from '../ledger/genesis.ts';
@@ -15,7 +16,7 @@ import { CHAIN_IDS } from '../evm/constants.ts';
 import { evmGenesisOf, evmGenesisRecords, evmGenesisSection, type EvmGenesis } from '../evm/genesis.ts';
 import { EVM_EXTENSION } from '../evm/program.ts';
 import { createRelayerKey, readRelayerKey } from '../evm/relayer-key.ts';
-import { openLmdbStore } from '../store/lmdb-store.ts';
+import { openLmdbStore, type LmdbStore } from '../store/lmdb-store.ts';
 import type { Store } from '../store/store.ts';
 import type { NodeOptions } from './options.ts';
 import { programAccounts } from './program-flags.ts';
@@ -45,9 +46,9 @@ type LedgerOptions = Pick<NodeOptions, 'ledger' | 'reset' | 'mnemonic' | 'slotMs
 export async function openLedger(options: LedgerOptions): Promise<OpenedLedger> {
   prepareLedgerFolder(options.ledger, options.reset);
   const unlock = lockLedger(options.ledger);
-  let store: Store;
+  let store: LmdbStore;
   try {
-    store = await openLmdbStore(ledgerFiles(options.ledger).store);
+    store = await openLedgerStore(options.ledger);
   } catch (e) {
     unlock();
     throw e;
@@ -59,11 +60,32 @@ export async function openLedger(options: LedgerOptions): Promise<OpenedLedger> 
   try {
     const stored = (await store.readGenesis()) as { config: GenesisConfig; hash: string } | null;
     const opened = stored ? readLedger(options.ledger, stored.config, stored.hash) : await createLedger(store, options);
+    // The validator's votes are stored compactly and signed again on read (lmdb-own-votes.ts).
+    store.signOwnVotesWith(opened.keys.identity);
     return { ...opened, store, close };
   } catch (e) {
     await close();
     throw e;
   }
+}
+
+/**
+ * The store of the ledger folder `ledger`, able to read the validator's compactly stored votes: they
+ * are signed again with the identity's key the folder keeps (lmdb-own-votes.ts). Every opening of a
+ * ledger's store goes through here.
+ */
+export async function openLedgerStore(ledger: string): Promise<LmdbStore> {
+  const files = ledgerFiles(ledger);
+  const store = await openLmdbStore(files.store);
+  if (fs.existsSync(files.identity)) {
+    try {
+      store.signOwnVotesWith(readKeypairFile(files.identity));
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+  }
+  return store;
 }
 
 type Genesis = Pick<OpenedLedger, 'genesis' | 'genesisHash' | 'evmGenesis' | 'keys' | 'createdLedger'>;

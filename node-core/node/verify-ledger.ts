@@ -18,8 +18,8 @@ import { ACCOUNT_TABLE, decodeAccountRecord } from '../evm/records.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { ledgerFiles } from '../ledger/genesis.ts';
 import { lockLedger } from '../ledger/ledger-lock.ts';
-import { openLmdbStore } from '../store/lmdb-store.ts';
 import type { Store } from '../store/store.ts';
+import { openLedgerStore } from './open-ledger.ts';
 
 /** The ledger cannot be checked at all: not a ledger, in use by a node, or without a stored slot. */
 export class LedgerUnreadableError extends Error {}
@@ -117,7 +117,7 @@ export async function verifyLedger(dir: string): Promise<VerifyResult> {
     throw new LedgerUnreadableError(`${(e as Error).message}; verify-ledger reads a ledger only while no node runs on it`);
   }
   try {
-    const store = await openLmdbStore(files.store);
+    const store = await openLedgerStore(dir);
     try {
       return await verifyStore(store);
     } finally {

@@ -9,6 +9,7 @@ import type { Account } from '../runtime/account.ts';
 import { messageAccountKeys } from '../runtime/address-loader.ts';
 import type { TransactionErrorValue } from '../runtime/errors.ts';
 import { parseTransaction } from '../runtime/wire.ts';
+import type { CompactVote } from './lmdb-own-votes.ts';
 import type { BlockHeader, Reward, RewardType, StoredTransaction, TransactionStatusMeta } from './store.ts';
 
 /** msgpack hands binary back as Buffer, whose slice() is a view: callers get plain Uint8Arrays. */
@@ -17,48 +18,74 @@ export function plainBytes(b: Uint8Array): Uint8Array {
 }
 
 /** A 32-byte hash as raw bytes when its base-58 text round-trips exactly, else the text itself. */
-function packHash(hash: string): Uint8Array | string {
+export function packHash(hash: string): Uint8Array | string {
   const bytes = tryDecodeBase58(hash);
   return bytes && bytes.length === 32 && encodeBase58(bytes) === hash ? bytes : hash;
 }
-const unpackHash = (v: Uint8Array | string): string => (typeof v === 'string' ? v : encodeBase58(v));
+export const unpackHash = (v: Uint8Array | string): string => (typeof v === 'string' ? v : encodeBase58(v));
 
 /** A stored transaction's signature: the first in its wire, after the one-byte count (fewer than 128 fit a packet). */
 const firstSignatureBytes = (wire: Uint8Array): Uint8Array => wire.subarray(1, 65);
 
 type RewardRecord = [Address, number, number, RewardType, number | null];
-/** parentSlot and blockHeight as distances below the slot (usually 1 and small: one byte each). */
-export type HeaderRecord = [number, Uint8Array | string, Uint8Array | string, number, number, number, RewardRecord[]?];
+/**
+ * parentSlot and blockHeight as distances below the slot (usually 1 and small: one byte each). The
+ * previous blockhash is null when it is the parent's stored blockhash (the store writes it out before
+ * it drops the parent). The eighth field, when present, is the block's first transaction: the
+ * validator's own vote in compact form (lmdb-own-votes.ts); rewards are null there when there are none,
+ * and a number when they are only the fee reward the vote's identity earns as leader (those lamports;
+ * its balance after follows from the vote's).
+ */
+export type HeaderRecord = [number, Uint8Array | string, Uint8Array | string | null, number, number, number, (RewardRecord[] | number | null)?, CompactVote?];
+export const HEADER_BLOCKHASH = 1;
+export const HEADER_PREVIOUS_BLOCKHASH = 2;
 export const HEADER_BLOCK_TIME = 3;
+export const HEADER_VOTE = 7;
 
-export function encodeHeader(h: BlockHeader): HeaderRecord {
+export function encodeHeader(h: BlockHeader, options: { parentHashKept?: boolean; vote?: CompactVote; leaderFee?: number } = {}): HeaderRecord {
   const rec: HeaderRecord = [
     h.slot - h.parentSlot,
     packHash(h.blockhash),
-    packHash(h.previousBlockhash),
+    options.parentHashKept ? null : packHash(h.previousBlockhash),
     h.blockTime,
     h.slot - h.blockHeight,
     h.transactionCount,
   ];
-  if (h.rewards.length > 0) rec.push(h.rewards.map((r) => [r.pubkey, r.lamports, r.postBalance, r.rewardType, r.commission]));
+  const rewards = options.leaderFee ?? (h.rewards.length > 0 ? h.rewards.map((r): RewardRecord => [r.pubkey, r.lamports, r.postBalance, r.rewardType, r.commission]) : null);
+  if (rewards || options.vote) rec.push(rewards);
+  if (options.vote) rec.push(options.vote);
   return rec;
 }
 
-export function decodeHeader(slot: number, r: HeaderRecord): BlockHeader {
-  const rewards = (r[6] ?? []).map(
-    ([pubkey, lamports, postBalance, rewardType, commission]): Reward => ({ pubkey, lamports, postBalance, rewardType, commission }),
-  );
+/**
+ * The header of `slot`; `parentHash` reads the parent's blockhash when the record leaves it out, and
+ * `leaderFee` makes the fee reward a record keeps as a number beside its compact vote.
+ */
+export function decodeHeader(
+  slot: number,
+  r: HeaderRecord,
+  parentHash: (parentSlot: number) => string,
+  leaderFee: (vote: CompactVote, lamports: number) => Reward,
+): BlockHeader {
+  const stored = r[6] ?? [];
+  const rewards =
+    typeof stored === 'number'
+      ? [leaderFee(r[7]!, stored)]
+      : stored.map(([pubkey, lamports, postBalance, rewardType, commission]): Reward => ({ pubkey, lamports, postBalance, rewardType, commission }));
+  const parentSlot = slot - r[0];
   return {
     slot,
-    parentSlot: slot - r[0],
+    parentSlot,
     blockhash: unpackHash(r[1]),
-    previousBlockhash: unpackHash(r[2]),
+    previousBlockhash: r[2] === null ? parentHash(parentSlot) : unpackHash(r[2]),
     blockTime: r[3],
     blockHeight: slot - r[4],
     transactionCount: r[5],
     rewards,
   };
 }
+
+export const headerBlockhash = (r: HeaderRecord): string => unpackHash(r[HEADER_BLOCKHASH]);
 
 type MetaRecord = [
   TransactionErrorValue | null,

@@ -12,7 +12,9 @@
  * resolved commitSlot has been fsynced: there is never a torn slot.
  */
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { tryDecodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
+import type { Keypair } from '../keys/keypair.ts';
 import type { Account } from '../runtime/account.ts';
 import { DuplicateAddressIndex, KeyedAddressIndex, type AddressIndex, type KeyedAddressKey } from './lmdb-address-index.ts';
 import {
@@ -23,6 +25,9 @@ import {
   encodeHeader,
   encodeTx,
   HEADER_BLOCK_TIME,
+  HEADER_PREVIOUS_BLOCKHASH,
+  HEADER_VOTE,
+  headerBlockhash,
   plainBytes,
   type AccountRecord,
   type AddressRecord,
@@ -30,6 +35,7 @@ import {
   type SigRecord,
   type TxRecord,
 } from './lmdb-codec.ts';
+import { OwnVotes, type CompactVote } from './lmdb-own-votes.ts';
 import type {
   AddressSignature,
   BlockHeader,
@@ -40,9 +46,11 @@ import type {
   SlotCommit,
   Store,
   StoredBlock,
+  StoredTransaction,
   TransactionLocation,
 } from './store.ts';
-import { distinctKeys, signatureScan } from './store-query.ts';
+import { comparePositions, distinctKeys, signatureScan, type Position, type SignatureScan } from './store-query.ts';
+import type { AddressEntry } from './lmdb-address-index.ts';
 
 type TxKey = [number, number] | [number];
 type ExtraRecordKey = [string, ...Array<string | number>];
@@ -68,6 +76,7 @@ export class LmdbStore implements Store {
   private readonly meta: Database<ChainMeta, string>;
   private readonly genesis: Database<unknown, string>;
   private readonly extras: Database<unknown, ExtraRecordKey>;
+  private readonly ownVotes: OwnVotes;
   private readonly txnFlags: number;
   private closed: Promise<void> | null = null;
 
@@ -88,9 +97,19 @@ export class LmdbStore implements Store {
     this.meta = root.openDB('meta', {});
     this.genesis = root.openDB('genesis', {});
     this.extras = root.openDB('extras', {});
+    this.ownVotes = new OwnVotes(root);
     // lmdb-js exposes the effective option (false when an existing env was created without it).
     const overlapping = (root as unknown as { overlappingSync?: boolean }).overlappingSync === true;
     this.txnFlags = overlapping ? TXN_SYNC | TXN_NO_SYNC_FLUSH : TXN_SYNC;
+  }
+
+  /**
+   * Lets the validator's own votes, signed by `identity`, be stored compactly and read back (they are
+   * signed again on read). A store not given the key writes every vote whole, and cannot read the
+   * compact ones.
+   */
+  signOwnVotesWith(identity: Keypair): void {
+    this.ownVotes.addSigner(identity);
   }
 
   async readGenesis(): Promise<unknown | null> {
@@ -112,31 +131,48 @@ export class LmdbStore implements Store {
   /** Runs as one LMDB transaction before returning, so the commit is captured when called. */
   async commitSlot(commit: SlotCommit): Promise<void> {
     const { block, accounts, meta, extras } = commit;
-    this.write(() => {
-      const slot = block.slot;
-      if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
-      this.blocks.putSync(slot, encodeHeader(block));
-      block.transactions.forEach((tx, index) => {
-        this.txs.putSync([slot, index], encodeTx(tx));
-        this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
-        this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
+    try {
+      this.write(() => {
+        const slot = block.slot;
+        if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
+        const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
+        const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
+        const first = block.transactions[0];
+        const vote = (first && this.ownVotes.compact(first, block)) || undefined;
+        // Slots only grow: appending (MDB_APPEND) fills pages whole instead of splitting them in half.
+        const leaderFee = vote && this.ownVotes.leaderFeeOf(vote, block.rewards);
+        this.blocks.putSync(slot, encodeHeader(block, { parentHashKept, vote, leaderFee }), { append: isAfterLast(this.blocks.getKeys({ reverse: true, limit: 1 }), slot) });
+        const appendTxs = isAfterLast(this.txs.getKeys({ reverse: true, limit: 1 }), slot);
+        block.transactions.forEach((tx, index) => {
+          if (index === 0 && vote) return;
+          this.txs.putSync([slot, index], encodeTx(tx), { append: appendTxs });
+          this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
+          this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
+        });
+        for (const [address, account] of accounts) {
+          if (account === null) this.accounts.removeSync(address);
+          else this.accounts.putSync(address, encodeAccount(account));
+        }
+        this.meta.putSync(META_KEY, meta);
+        for (const { table, key, value } of extras ?? []) {
+          if (value === null) this.extras.removeSync(extraRecordKey(table, key));
+          else this.extras.putSync(extraRecordKey(table, key), value);
+        }
       });
-      for (const [address, account] of accounts) {
-        if (account === null) this.accounts.removeSync(address);
-        else this.accounts.putSync(address, encodeAccount(account));
-      }
-      this.meta.putSync(META_KEY, meta);
-      for (const { table, key, value } of extras ?? []) {
-        if (value === null) this.extras.removeSync(extraRecordKey(table, key));
-        else this.extras.putSync(extraRecordKey(table, key), value);
-      }
-    });
+    } catch (e) {
+      // A template added in the aborted transaction is not in the ledger.
+      this.ownVotes.load();
+      throw e;
+    }
   }
 
   async getBlock(slot: number): Promise<StoredBlock | null> {
-    const header = this.readHeader(slot);
-    if (!header) return null;
-    const transactions = [];
+    const rec = this.blocks.get(slot);
+    if (!rec) return null;
+    const header = this.decodeHeader(slot, rec);
+    const transactions: StoredTransaction[] = [];
+    const vote = rec[HEADER_VOTE];
+    if (vote) transactions.push(this.ownVotes.rebuild(vote, header));
     for (const { value } of this.txs.getRange({ start: [slot], end: [slot + 1] })) {
       transactions.push(decodeTx(value));
     }
@@ -154,7 +190,10 @@ export class LmdbStore implements Store {
 
   async getTransaction(signature: string): Promise<TransactionLocation | null> {
     const loc = this.sigs.get(signature);
-    if (!loc) return null;
+    if (!loc) {
+      const vote = this.findOwnVote(signature);
+      return vote && { slot: vote.slot, index: 0, blockTime: vote.blockTime, transaction: vote.transaction };
+    }
     const [slot, index] = loc;
     const tx = this.txs.get([slot, index]);
     const blockTime = this.blockTime(slot);
@@ -164,14 +203,18 @@ export class LmdbStore implements Store {
 
   async getSignatureLocation(signature: string) {
     const loc = this.sigs.get(signature);
-    return loc ? { slot: loc[0], index: loc[1], err: loc[2] } : null;
+    if (loc) return { slot: loc[0], index: loc[1], err: loc[2] };
+    const vote = this.findOwnVote(signature);
+    return vote && { slot: vote.slot, index: 0, err: null };
   }
 
   async getSignaturesForAddress(address: Address, query: SignatureQuery): Promise<AddressSignature[]> {
     const scan = signatureScan(query);
     if (!scan) return [];
     const blockTimes = new Map<number, number | null>();
-    return this.addrs.scan(address, scan).map((entry) => {
+    let entries = this.addrs.scan(address, scan);
+    if (this.ownVotes.namesAny(address)) entries = mergeNewestFirst(entries, this.ownVoteEntries(address, scan), scan.limit);
+    return entries.map((entry) => {
       let blockTime = blockTimes.get(entry.slot);
       if (blockTime === undefined) blockTimes.set(entry.slot, (blockTime = this.blockTime(entry.slot)));
       return { ...entry, blockTime };
@@ -218,7 +261,47 @@ export class LmdbStore implements Store {
 
   private readHeader(slot: number): BlockHeader | null {
     const rec = this.blocks.get(slot);
-    return rec ? decodeHeader(slot, rec) : null;
+    return rec ? this.decodeHeader(slot, rec) : null;
+  }
+
+  private decodeHeader(slot: number, rec: HeaderRecord): BlockHeader {
+    const parentHash = (parentSlot: number) => {
+      const parent = this.blocks.get(parentSlot);
+      if (!parent) throw new Error(`slot ${slot}'s record leaves out its previous blockhash, and its parent ${parentSlot} is not stored`);
+      return headerBlockhash(parent);
+    };
+    return decodeHeader(slot, rec, parentHash, (vote, lamports) => this.ownVotes.leaderFee(vote, lamports));
+  }
+
+  /** The compactly stored own vote with this signature, rebuilt, and where it sits. */
+  private findOwnVote(signature: string): { slot: number; blockTime: number; transaction: StoredTransaction } | null {
+    const bytes = tryDecodeBase58(signature);
+    if (!bytes) return null;
+    for (const slot of this.ownVotes.candidateSlots(bytes)) {
+      const rec = this.blocks.get(slot);
+      const vote = rec?.[HEADER_VOTE];
+      if (!rec || !vote) continue;
+      const header = this.decodeHeader(slot, rec);
+      const transaction = this.ownVotes.rebuild(vote, header);
+      if (transaction.signature === signature) return { slot, blockTime: header.blockTime, transaction };
+    }
+    return null;
+  }
+
+  /** The address-index entries of the compactly stored own votes that name `address`, within the scan, newest first. */
+  private ownVoteEntries(address: Address, scan: SignatureScan): AddressEntry[] {
+    const out: AddressEntry[] = [];
+    for (const { key: slot, value: rec } of this.blocks.getRange({ start: scan.upper[0], reverse: true })) {
+      const position: Position = [slot, 0];
+      if (comparePositions(position, scan.upper) >= 0) continue;
+      if (scan.lower && comparePositions(position, scan.lower) <= 0) break;
+      const vote = rec[HEADER_VOTE];
+      if (!vote || !this.ownVotes.names(vote[0], address)) continue;
+      const { signature } = this.ownVotes.rebuild(vote, this.decodeHeader(slot, rec));
+      out.push({ signature, slot, index: 0, err: null, memo: null });
+      if (out.length >= scan.limit) break;
+    }
+    return out;
   }
 
   private blockTime(slot: number): number | null {
@@ -241,6 +324,12 @@ export class LmdbStore implements Store {
   /** Deletes a slot's block, transactions and index entries in the open transaction; returns the write count. */
   private dropSlotRecords(slot: number): number {
     let ops = 1;
+    const rec = this.blocks.get(slot);
+    const vote: CompactVote | undefined = rec?.[HEADER_VOTE];
+    if (rec && vote) {
+      this.ownVotes.remove(vote, this.decodeHeader(slot, rec));
+      ops++;
+    }
     const txs = Array.from(this.txs.getRange({ start: [slot], end: [slot + 1] }));
     for (const { key, value } of txs) {
       const index = key[1]!;
@@ -251,9 +340,38 @@ export class LmdbStore implements Store {
       this.txs.removeSync(key);
       ops += 2 + accountKeys.length;
     }
+    // A child that reads its previous blockhash from this block gets it written out first.
+    if (rec) {
+      for (const { key: child, value: childRec } of this.blocks.getRange({ start: slot + 1, limit: 1 })) {
+        if (childRec[HEADER_PREVIOUS_BLOCKHASH] !== null || child - childRec[0] !== slot) continue;
+        const patched: HeaderRecord = [...childRec];
+        patched[HEADER_PREVIOUS_BLOCKHASH] = rec[1];
+        this.blocks.putSync(child, patched);
+        ops++;
+      }
+    }
     this.blocks.removeSync(slot);
     return ops;
   }
+}
+
+/** Whether `slot`'s records sort after `lastKeys` (a table's last key, or none), so they may be appended. */
+function isAfterLast(lastKeys: Iterable<number | TxKey>, slot: number): boolean {
+  for (const last of lastKeys) return (typeof last === 'number' ? last : last[0]) < slot;
+  return true;
+}
+
+/** Two newest-first lists of entries as one, at most `limit` long. */
+function mergeNewestFirst(a: AddressEntry[], b: AddressEntry[], limit: number): AddressEntry[] {
+  if (b.length === 0) return a;
+  const out: AddressEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    const takeA = j >= b.length || (i < a.length && comparePositions([a[i]!.slot, a[i]!.index], [b[j]!.slot, b[j]!.index]) > 0);
+    out.push(takeA ? a[i++]! : b[j++]!);
+  }
+  return out;
 }
 
 export type AddressIndexLayout = 'keyed' | 'duplicates';

@@ -12,11 +12,10 @@ import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { BRIDGE_ADDRESS, EVM_STATE_ID } from '../../node-core/evm/constants.ts';
 import { depositInstructions } from '../../node-core/evm/deposit.ts';
 import { ACCOUNT_TABLE, decodeAccountRecord, encodeAccountRecord } from '../../node-core/evm/records.ts';
-import { ledgerFiles } from '../../node-core/ledger/genesis.ts';
 import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
 import { verifyLedger } from '../../node-core/node/verify-ledger.ts';
 import { compileMessage, signTransaction } from '../../node-core/runtime/message-builder.ts';
-import { openLmdbStore } from '../../node-core/store/lmdb-store.ts';
+import { openLedgerStore } from '../../node-core/node/open-ledger.ts';
 import { runToExit } from '../helpers/cli-process.ts';
 import { startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
 
@@ -32,7 +31,7 @@ function copyLedger(from: string): string {
 
 /** Rewrites the last stored slot with `change` applied to its accounts or EVM records (the meta kept as it was). */
 async function tamper(ledger: string, change: { native?: [string, number]; evm?: [string, bigint] }): Promise<void> {
-  const store = await openLmdbStore(ledgerFiles(ledger).store);
+  const store = await openLedgerStore(ledger);
   try {
     const meta = (await store.readMeta())!;
     const block = (await store.getBlock(meta.slot))!;
