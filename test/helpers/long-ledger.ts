@@ -176,7 +176,8 @@ function ledgerFormatDigest(): string {
   const h = crypto.createHash('sha256');
   h.update(fs.readFileSync(fileURLToPath(import.meta.url)));
   for (const dir of ['node-core/store', 'node-core/ledger', 'node-core/evm']) {
-    for (const name of fs.readdirSync(path.join(ROOT, dir)).sort()) h.update(name).update(fs.readFileSync(path.join(ROOT, dir, name)));
+    const files = fs.readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    for (const name of files.map((e) => path.relative(ROOT, path.join(e.parentPath, e.name))).sort()) h.update(name).update(fs.readFileSync(path.join(ROOT, name)));
   }
   return h.digest('hex').slice(0, 16);
 }

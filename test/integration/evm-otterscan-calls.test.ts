@@ -80,7 +80,11 @@ describe("Otterscan's calls, with the params it sends", () => {
     assert.equal(details.block.hash, made.blockHash);
     assert.equal(details.block.transactionCount, 1);
     assert.deepEqual(details.issuance, { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' });
-    assert.deepEqual(await provider.send('ots_getBlockDetailsByHash', [made.blockHash]), details);
+    // The two reads may straddle the block's rooting: all but isFinalized must agree.
+    const byHash = await provider.send('ots_getBlockDetailsByHash', [made.blockHash]);
+    const unrooted = (d: { block: Record<string, unknown> }) => ({ ...d, block: { ...d.block, isFinalized: undefined } });
+    assert.equal(typeof byHash.block.isFinalized, 'boolean');
+    assert.deepEqual(unrooted(byHash), unrooted(details));
     const page = await provider.send('ots_getBlockTransactions', [Number(BigInt(made.blockNumber)), 0, PAGE_SIZE]);
     assert.equal(page.fullblock.transactions[0].hash, made.transactionHash);
     assert.equal(page.receipts[0].status, '0x1');
