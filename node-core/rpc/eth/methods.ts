@@ -22,6 +22,7 @@ import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transacti
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
 import { makeOtsGetApiLevel, otsMethods } from './ots.ts';
 import { debugMethods } from './debug.ts';
+import { decodeLogsMethods } from './decode-logs.ts';
 import { otsTraceMethods } from './ots-trace.ts';
 import {
   blockSelector,
@@ -477,4 +478,5 @@ export const ethMethods: MethodTable<EvmRpcContext> = {
   ...anvilMethods(eth_gasPrice),
   ...debugMethods,
   ...otsTraceMethods,
+  ...decodeLogsMethods,
 };
