@@ -11,7 +11,7 @@
  * is written, so a `kill -9` at any instant leaves exactly the last committed transaction, and a
  * resolved commitSlot has been fsynced: there is never a torn slot.
  */
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { asBinary, open, type Database, type RootDatabase } from 'lmdb';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
 import { DuplicateAddressIndex, KeyedAddressIndex, type AddressIndex, type KeyedAddressKey } from './lmdb-address-index.ts';
@@ -36,7 +36,9 @@ import type {
   ChainMeta,
   ExtraKey,
   ExtraRange,
+  RevertedRecords,
   SignatureQuery,
+  SnapshotBook,
   SlotCommit,
   Store,
   StoredBlock,
@@ -49,7 +51,14 @@ type ExtraRecordKey = [string, ...Array<string | number>];
 
 const extraRecordKey = (table: string, key: ExtraKey): ExtraRecordKey => (Array.isArray(key) ? [table, ...key] : [table, key as string | number]);
 
+/** An undo record: what a commit after the undo floor overwrote (the value's stored bytes, null when absent). */
+type UndoRecord = [UNDO_ACCOUNT, Address, Uint8Array | null] | [UNDO_EXTRA, ExtraRecordKey, Uint8Array | null] | [UNDO_META, null, Uint8Array | null];
+type UNDO_ACCOUNT = 0;
+type UNDO_EXTRA = 1;
+type UNDO_META = 2;
+
 const META_KEY = 'chain';
+const BOOK_KEY = 'book';
 const GENESIS_KEY = 'genesis';
 /** Write operations per purge transaction; the event loop runs between chunks. */
 const PURGE_CHUNK_OPS = 2000;
@@ -68,6 +77,10 @@ export class LmdbStore implements Store {
   private readonly meta: Database<ChainMeta, string>;
   private readonly genesis: Database<unknown, string>;
   private readonly extras: Database<unknown, ExtraRecordKey>;
+  /** Undo records by [slot, sequence] (snapshots). */
+  private readonly undo: Database<UndoRecord, [number, number] | [number]>;
+  private readonly snapshots: Database<SnapshotBook, string>;
+  private undoFrom: number | null;
   private readonly txnFlags: number;
   private closed: Promise<void> | null = null;
 
@@ -88,6 +101,9 @@ export class LmdbStore implements Store {
     this.meta = root.openDB('meta', {});
     this.genesis = root.openDB('genesis', {});
     this.extras = root.openDB('extras', {});
+    this.undo = root.openDB('undo', {});
+    this.snapshots = root.openDB('snapshots', {});
+    this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
     // lmdb-js exposes the effective option (false when an existing env was created without it).
     const overlapping = (root as unknown as { overlappingSync?: boolean }).overlappingSync === true;
     this.txnFlags = overlapping ? TXN_SYNC | TXN_NO_SYNC_FLUSH : TXN_SYNC;
@@ -114,6 +130,7 @@ export class LmdbStore implements Store {
     const { block, accounts, meta, extras } = commit;
     this.write(() => {
       const slot = block.slot;
+      const keep = this.undoFrom !== null && slot > this.undoFrom ? this.undoKeeper(slot) : null;
       if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
       this.blocks.putSync(slot, encodeHeader(block));
       block.transactions.forEach((tx, index) => {
@@ -122,14 +139,80 @@ export class LmdbStore implements Store {
         this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
       });
       for (const [address, account] of accounts) {
+        keep?.([0, address, this.accounts.getBinary(address) ?? null]);
         if (account === null) this.accounts.removeSync(address);
         else this.accounts.putSync(address, encodeAccount(account));
       }
+      keep?.([2, null, this.meta.getBinary(META_KEY) ?? null]);
       this.meta.putSync(META_KEY, meta);
       for (const { table, key, value } of extras ?? []) {
-        if (value === null) this.extras.removeSync(extraRecordKey(table, key));
-        else this.extras.putSync(extraRecordKey(table, key), value);
+        const recordKey = extraRecordKey(table, key);
+        keep?.([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
+        if (value === null) this.extras.removeSync(recordKey);
+        else this.extras.putSync(recordKey, value);
       }
+    });
+  }
+
+  /** Writes a slot's undo records in the open transaction, numbered after any it already has. */
+  private undoKeeper(slot: number): (record: UndoRecord) => void {
+    let seq = 0;
+    for (const key of this.undo.getKeys({ start: [slot + 1], end: [slot], reverse: true, limit: 1 })) seq = (key as [number, number])[1] + 1;
+    return (record) => this.undo.putSync([slot, seq++], record);
+  }
+
+  async readSnapshots(): Promise<SnapshotBook | null> {
+    return this.snapshots.get(BOOK_KEY) ?? null;
+  }
+
+  async writeSnapshots(book: SnapshotBook): Promise<void> {
+    this.write(() => {
+      const end: [number] | undefined = book.undoFrom === null ? undefined : [book.undoFrom + 1];
+      for (const key of Array.from(this.undo.getKeys(end ? { end } : {}))) this.undo.removeSync(key);
+      this.snapshots.putSync(BOOK_KEY, book);
+      this.undoFrom = book.undoFrom;
+    });
+  }
+
+  async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
+    if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
+    return this.write(() => {
+      // Newest first, so the value left in place for each key is the one its oldest record saved.
+      const records = Array.from(this.undo.getRange({ start: [slot + 1] })).reverse();
+      const accounts = new Set<Address>();
+      const extras = new Map<string, ExtraRecordKey>();
+      for (const { key, value } of records) {
+        const [kind, target, prev] = value;
+        const bytes = prev === null ? null : asBinary(Buffer.from(prev));
+        if (kind === 0) {
+          accounts.add(target);
+          if (bytes) this.accounts.putSync(target, bytes as unknown as AccountRecord);
+          else this.accounts.removeSync(target);
+        } else if (kind === 1) {
+          extras.set(JSON.stringify(target), target);
+          if (bytes) this.extras.putSync(target, bytes);
+          else this.extras.removeSync(target);
+        } else if (bytes) this.meta.putSync(META_KEY, bytes as unknown as ChainMeta);
+        this.undo.removeSync(key);
+      }
+      const discardedSlots = Array.from(this.blocks.getKeys({ start: slot + 1 }));
+      for (const s of discardedSlots) this.dropSlotRecords(s);
+      this.snapshots.putSync(BOOK_KEY, book);
+      this.undoFrom = book.undoFrom;
+      const meta = this.meta.get(META_KEY);
+      if (!meta) throw new Error('revertTo: the ledger has no chain record');
+      return {
+        meta,
+        accounts: [...accounts].map((a): [Address, Account | null] => {
+          const rec = this.accounts.get(a);
+          return [a, rec ? decodeAccount(rec) : null];
+        }),
+        extras: [...extras.values()].map((k) => {
+          const v = this.extras.get(k);
+          return { table: k[0], key: k.length === 2 ? k[1]! : k.slice(1), value: v === undefined ? null : plainRecord(v) };
+        }),
+        discardedSlots,
+      };
     });
   }
 
