@@ -11,6 +11,8 @@ export class SlotClock {
   private timer: NodeJS.Timeout | null = null;
   private nextSlotAt = 0;
   private stopped = false;
+  /** Counts starts, so an end of slot still in flight from before a stop does not schedule twice. */
+  private runs = 0;
 
   constructor(
     private readonly slotMs: number,
@@ -18,6 +20,9 @@ export class SlotClock {
   ) {}
 
   start(): void {
+    this.stopped = false;
+    this.runs++;
+    if (this.timer) clearTimeout(this.timer);
     this.nextSlotAt = Date.now() + this.slotMs;
     this.schedule();
   }
@@ -28,6 +33,7 @@ export class SlotClock {
   }
 
   private schedule(): void {
+    const run = this.runs;
     const delay = Math.max(0, this.nextSlotAt - Date.now());
     this.timer = setTimeout(() => {
       this.nextSlotAt += this.slotMs;
@@ -36,7 +42,7 @@ export class SlotClock {
       void this.endSlot().then(({ sealed, working }) => {
         // Slots led by others pass on the clock without a block: the new working bank ends later.
         this.nextSlotAt += (working - sealed - 1) * this.slotMs;
-        if (!this.stopped) this.schedule();
+        if (!this.stopped && run === this.runs) this.schedule();
       });
     }, delay);
   }
