@@ -17,6 +17,7 @@ import { arrayOf, bool, fail, optional, parseParams, required, type Parse } from
 import { estimateGas, ethCall, SERVER_ERROR, type CallTarget } from './call.ts';
 import { cachedCall } from './call-cache.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
+import { snapshotMethods } from './snapshots.ts';
 import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
 import {
@@ -456,6 +457,7 @@ const ots_searchTransactionsAfter: Method = async (p, ctx) => {
 };
 
 export const ethMethods: MethodTable<EvmRpcContext> = {
+  ...snapshotMethods,
   web3_clientVersion,
   web3_sha3,
   net_version,
