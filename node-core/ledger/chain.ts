@@ -155,7 +155,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.fees = new Fees(this.genesis.feeRateGovernor, this.genesis.identity, p.meta.lamportsPerSignature);
     this.supplyBook = new Supply(p.meta.totalSupply, p.meta.burned, p.meta.minted ?? 0, p.meta.adjusted ?? 0);
     this.transactionCount = p.meta.transactionCount;
-    this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes);
+    this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes, this.leaders);
     this.leaders = this.epochs.leaders;
     this.extensionsMeta = p.meta.extensions;
     for (const h of p.recentHeaders) {
