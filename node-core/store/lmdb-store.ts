@@ -42,6 +42,7 @@ import type {
   SlotCommit,
   Store,
   StoredBlock,
+  StoredTransaction,
   TransactionLocation,
 } from './store.ts';
 import { distinctKeys, signatureScan } from './store-query.ts';
@@ -51,11 +52,21 @@ type ExtraRecordKey = [string, ...Array<string | number>];
 
 const extraRecordKey = (table: string, key: ExtraKey): ExtraRecordKey => (Array.isArray(key) ? [table, ...key] : [table, key as string | number]);
 
-/** An undo record: what a commit after the undo floor overwrote (the value's stored bytes, null when absent). */
-type UndoRecord = [UNDO_ACCOUNT, Address, Uint8Array | null] | [UNDO_EXTRA, ExtraRecordKey, Uint8Array | null] | [UNDO_META, null, Uint8Array | null];
+/**
+ * An undo record: what a commit after the undo floor overwrote (the value's stored bytes, null when
+ * absent), and what its block's transactions indexed (so a revert deletes them without reading them back).
+ */
+type UndoRecord =
+  | [UNDO_ACCOUNT, Address, Uint8Array | null]
+  | [UNDO_EXTRA, ExtraRecordKey, Uint8Array | null]
+  | [UNDO_META, null, Uint8Array | null]
+  | [UNDO_INDEXED, null, IndexedTx[]];
 type UNDO_ACCOUNT = 0;
 type UNDO_EXTRA = 1;
 type UNDO_META = 2;
+type UNDO_INDEXED = 3;
+/** A transaction's signature, its wire up to the end of the first signature, its distinct keys, and whether it failed and has a memo. */
+type IndexedTx = [string, Uint8Array, Address[], boolean, boolean];
 
 const META_KEY = 'chain';
 const BOOK_KEY = 'book';
@@ -77,8 +88,8 @@ export class LmdbStore implements Store {
   private readonly meta: Database<ChainMeta, string>;
   private readonly genesis: Database<unknown, string>;
   private readonly extras: Database<unknown, ExtraRecordKey>;
-  /** Undo records by [slot, sequence] (snapshots). */
-  private readonly undo: Database<UndoRecord, [number, number] | [number]>;
+  /** Undo records of each commit after the floor, one value per commit, by [slot, sequence] (snapshots). */
+  private readonly undo: Database<UndoRecord[], [number, number] | [number]>;
   private readonly snapshots: Database<SnapshotBook, string>;
   private undoFrom: number | null;
   private readonly txnFlags: number;
@@ -130,9 +141,11 @@ export class LmdbStore implements Store {
     const { block, accounts, meta, extras } = commit;
     this.write(() => {
       const slot = block.slot;
-      const keep = this.undoFrom !== null && slot > this.undoFrom ? this.undoKeeper(slot) : null;
+      const undo: UndoRecord[] | null = this.undoFrom !== null && slot > this.undoFrom ? [] : null;
+      const keep = undo && ((record: UndoRecord) => undo.push(record));
       if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
       this.blocks.putSync(slot, encodeHeader(block));
+      keep?.([3, null, block.transactions.map((tx): IndexedTx => [tx.signature, tx.wire.slice(0, 65), distinctKeys(tx.accountKeys), tx.meta.err !== null, tx.memo !== null])]);
       block.transactions.forEach((tx, index) => {
         this.txs.putSync([slot, index], encodeTx(tx));
         this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
@@ -151,14 +164,14 @@ export class LmdbStore implements Store {
         if (value === null) this.extras.removeSync(recordKey);
         else this.extras.putSync(recordKey, value);
       }
+      if (undo) this.undo.putSync([slot, this.nextUndoSequence(slot)], undo);
     });
   }
 
-  /** Writes a slot's undo records in the open transaction, numbered after any it already has. */
-  private undoKeeper(slot: number): (record: UndoRecord) => void {
-    let seq = 0;
-    for (const key of this.undo.getKeys({ start: [slot + 1], end: [slot], reverse: true, limit: 1 })) seq = (key as [number, number])[1] + 1;
-    return (record) => this.undo.putSync([slot, seq++], record);
+  /** The sequence number of a slot's next undo value (a slot committed twice has two). */
+  private nextUndoSequence(slot: number): number {
+    for (const key of this.undo.getKeys({ start: [slot + 1], end: [slot], reverse: true, limit: 1 })) return (key as [number, number])[1] + 1;
+    return 0;
   }
 
   async readSnapshots(): Promise<SnapshotBook | null> {
@@ -177,26 +190,43 @@ export class LmdbStore implements Store {
   async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
     if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
     return this.write(() => {
-      // Newest first, so the value left in place for each key is the one its oldest record saved.
-      const records = Array.from(this.undo.getRange({ start: [slot + 1] })).reverse();
+      // Oldest first: the first record of a key holds its value at `slot`; later ones are skipped.
       const accounts = new Set<Address>();
       const extras = new Map<string, ExtraRecordKey>();
-      for (const { key, value } of records) {
-        const [kind, target, prev] = value;
-        const bytes = prev === null ? null : asBinary(Buffer.from(prev));
-        if (kind === 0) {
-          accounts.add(target);
-          if (bytes) this.accounts.putSync(target, bytes as unknown as AccountRecord);
-          else this.accounts.removeSync(target);
-        } else if (kind === 1) {
-          extras.set(JSON.stringify(target), target);
-          if (bytes) this.extras.putSync(target, bytes);
-          else this.extras.removeSync(target);
-        } else if (bytes) this.meta.putSync(META_KEY, bytes as unknown as ChainMeta);
+      const indexed = new Map<number, IndexedTx[]>();
+      let metaRestored = false;
+      for (const { key, value } of Array.from(this.undo.getRange({ start: [slot + 1] }))) {
         this.undo.removeSync(key);
+        for (const record of value) {
+          if (record[0] === 3) {
+            indexed.set(key[0], [...(indexed.get(key[0]) ?? []), ...record[2]]);
+            continue;
+          }
+          const [kind, target, prev] = record;
+          const bytes = prev === null ? null : asBinary(Buffer.from(prev));
+          if (kind === 0) {
+            if (accounts.has(target)) continue;
+            accounts.add(target);
+            if (bytes) this.accounts.putSync(target, bytes as unknown as AccountRecord);
+            else this.accounts.removeSync(target);
+          } else if (kind === 1) {
+            const id = JSON.stringify(target);
+            if (extras.has(id)) continue;
+            extras.set(id, target);
+            if (bytes) this.extras.putSync(target, bytes);
+            else this.extras.removeSync(target);
+          } else if (!metaRestored) {
+            metaRestored = true;
+            if (bytes) this.meta.putSync(META_KEY, bytes as unknown as ChainMeta);
+          }
+        }
       }
       const discardedSlots = Array.from(this.blocks.getKeys({ start: slot + 1 }));
-      for (const s of discardedSlots) this.dropSlotRecords(s);
+      for (const s of discardedSlots) {
+        const txs = indexed.get(s);
+        if (txs) this.dropIndexedSlot(s, txs);
+        else this.dropSlotRecords(s);
+      }
       this.snapshots.putSync(BOOK_KEY, book);
       this.undoFrom = book.undoFrom;
       const meta = this.meta.get(META_KEY);
@@ -319,6 +349,18 @@ export class LmdbStore implements Store {
         if (ops >= PURGE_CHUNK_OPS) return false;
       }
     }
+  }
+
+  /** dropSlotRecords from what the slot's undo record kept, without reading its transactions back. */
+  private dropIndexedSlot(slot: number, txs: IndexedTx[]): void {
+    txs.forEach(([signature, wire, keys, failed, memo], index) => {
+      this.sigs.removeSync(signature);
+      // What the address index reads of a transaction to find its entry: the signature in the wire, whether it failed, whether it has a memo.
+      const entryOf = { wire: plainBytes(wire), meta: { err: failed ? 'failed' : null }, memo: memo ? '' : null } as unknown as StoredTransaction;
+      this.addrs.remove(keys, slot, index, entryOf);
+      this.txs.removeSync([slot, index]);
+    });
+    this.blocks.removeSync(slot);
   }
 
   /** Deletes a slot's block, transactions and index entries in the open transaction; returns the write count. */

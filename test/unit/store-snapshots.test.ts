@@ -111,6 +111,19 @@ for (const backend of backends) {
       await store.close();
     });
 
+    it('a failed transaction with a memo leaves no address-index entry behind', async () => {
+      const { store } = await backend.open();
+      await base(store);
+      await store.writeSnapshots({ undoFrom: 1, registry: null });
+      await store.commitSlot(slotCommit(2, [transaction(2, 0, [B, C], { err: { InstructionError: [0, 'Custom'] } as never, memo: '[4] memo' }), transaction(2, 1, [B])]));
+      assert.equal((await store.getSignaturesForAddress(B, { limit: 10, maxSlot: 10 })).length, 2);
+      await store.revertTo(1, { undoFrom: null, registry: null });
+      assert.deepEqual(await store.getSignaturesForAddress(B, { limit: 10, maxSlot: 10 }), []);
+      assert.deepEqual((await store.getSignaturesForAddress(C, { limit: 10, maxSlot: 10 })).map((e) => e.slot), [1]);
+      assert.equal(await store.getSignatureLocation(signature(2, 0)), null);
+      await store.close();
+    });
+
     it('nested snapshots: a revert to the later one keeps what the earlier one needs', async () => {
       const { store } = await backend.open();
       await base(store);
