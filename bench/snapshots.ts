@@ -12,9 +12,11 @@
  * Anvil's evm_snapshot/evm_revert keep the state in memory and no history to discard, so they are no
  * peer for a durable revert of both spaces; there is no ratio.
  *
- *   npm run bench:snapshots        (ISTHMUS_BENCH_ROUNDS: rounds per case, default 5)
+ *   npm run bench:snapshots        (ISTHMUS_BENCH_ROUNDS: rounds per case, default 5;
+ *                                   ISTHMUS_BENCH_LONG_LEDGER: a 100,000-slot ledger folder to copy)
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Address } from '../node-core/common/pubkey.ts';
@@ -103,6 +105,12 @@ async function measure(name: string, ledger: string, accounts: Address[], discar
   }
 }
 
+function copyOfGivenLedger(dir: string): { dir: string } {
+  const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-snapshots-')), 'ledger');
+  fs.cpSync(dir, copy, { recursive: true });
+  return { dir: copy };
+}
+
 const accounts = accountAddresses();
 console.log(`snapshots: ${ROUNDS} rounds per case, through JSON-RPC`);
 
@@ -113,7 +121,10 @@ try {
   fs.rmSync(fresh, { recursive: true, force: true });
 }
 
-const long = await copyOfLongLedger(LEDGER_SLOTS, { progress: (slot) => console.log(`  making the long ledger: slot ${slot}`) });
+// ISTHMUS_BENCH_LONG_LEDGER: a copy of this 100,000-slot ledger folder instead of the cached template
+// (one made by long-ledger.ts before a change to the ledger code, whose digest names the template).
+const given = process.env.ISTHMUS_BENCH_LONG_LEDGER;
+const long = given ? copyOfGivenLedger(given) : await copyOfLongLedger(LEDGER_SLOTS, { progress: (slot) => console.log(`  making the long ledger: slot ${slot}`) });
 try {
   await measure(`a ledger of ${LEDGER_SLOTS.toLocaleString('en-US')} slots`, long.dir, accounts, [100, 1_000]);
 } finally {
