@@ -257,6 +257,7 @@ describe('a revert is durable', () => {
     const receiver = Keypair.generate().publicKey;
     const evmReceiver = Wallet.createRandom().address;
     try {
+      const early = (await rpc(url, 'isthmus_snapshot', ['kept across the restart'])).result;
       const snap = (await rpc(evmUrl, 'evm_snapshot', [])).result;
       const evmBlock = await provider.getBlockNumber();
       const sig = await sendAndConfirmTransaction(connection, new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: receiver, lamports: LAMPORTS_PER_SOL })), [payer], { commitment: 'confirmed' });
@@ -282,6 +283,11 @@ describe('a revert is durable', () => {
       const sig2 = await sendAndConfirmTransaction(connection, new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: receiver, lamports: LAMPORTS_PER_SOL / 4 })), [payer], { commitment: 'confirmed' });
       assert.ok(sig2);
       assert.equal(await connection.getBalance(receiver, 'confirmed'), LAMPORTS_PER_SOL / 4);
+      // The snapshot taken before the reverted one was kept in the ledger: reverting to it undoes sig2 too.
+      assert.deepEqual((await rpc(url, 'isthmus_getSnapshots', [])).result, [early]);
+      assert.equal((await rpc(url, 'isthmus_revert', [early.id])).result.snapshot.id, early.id);
+      assert.equal(await connection.getBalance(receiver, 'confirmed'), 0);
+      assert.deepEqual((await connection.getSignatureStatuses([sig2], { searchTransactionHistory: true })).value, [null]);
     } finally {
       provider.destroy();
       await closeConnectionSocket(connection);
