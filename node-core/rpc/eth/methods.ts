@@ -18,6 +18,7 @@ import { anvilMethods } from './anvil.ts';
 import { estimateGas, ethCall, SERVER_ERROR, type CallTarget } from './call.ts';
 import { cachedCall } from './call-cache.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
+import { snapshotMethods } from './snapshots.ts';
 import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
 import { makeOtsGetApiLevel, otsMethods } from './ots.ts';
@@ -428,6 +429,7 @@ async function signForDevAccount(ctx: EvmRpcContext, call: CallObject): Promise<
 }
 
 export const ethMethods: MethodTable<EvmRpcContext> = {
+  ...snapshotMethods,
   web3_clientVersion,
   web3_sha3,
   net_version,
