@@ -255,7 +255,8 @@ export class LmdbStore implements Store {
         }
       }
       const discardedSlots = Array.from(this.blocks.getKeys({ start: slot + 1 }));
-      for (const s of discardedSlots) {
+      // Newest first: a compact vote's header reads its parent's blockhash, so a parent goes after its child.
+      for (const s of [...discardedSlots].reverse()) {
         const txs = indexed.get(s);
         if (txs) this.dropIndexedSlot(s, txs);
         else this.dropSlotRecords(s);
