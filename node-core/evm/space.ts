@@ -13,7 +13,7 @@ import type { Bank } from '../ledger/bank.ts';
 import type { ExtensionSeal, ChainExtension } from '../ledger/chain-extension.ts';
 import type { Chain } from '../ledger/chain.ts';
 import type { Commitment } from '../ledger/commitment.ts';
-import type { SlotCommit, Store } from '../store/store.ts';
+import type { RevertedRecords, SlotCommit, Store } from '../store/store.ts';
 import { EvmBankLayer } from './bank-layer.ts';
 import { buildBlock } from './block-builder.ts';
 import { BASE_FEE_PER_GAS } from './constants.ts';
@@ -40,7 +40,7 @@ import {
   type Hex,
 } from './records.ts';
 import { EvmBaseState, type EvmAccount, type EvmStateReader, type EvmStateSource } from './state.ts';
-import { EvmStateTrie } from './state-trie.ts';
+import { EvmStateTrie, STORAGE_ROOT_TABLE } from './state-trie.ts';
 import { TransactionDecoder } from './transaction.ts';
 
 /** What the chain meta keeps of the EVM space after each slot. */
@@ -212,6 +212,45 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
       this.base.fold(layer.changes);
       layer.parent = null;
     }
+  }
+
+  /**
+   * The chain was reverted to a snapshot's slot: the flat state is brought to the store's (the dropped
+   * committed layers folded in, then the records the revert put back over them), the trie to the
+   * state root of then, and the newest block to the one of then.
+   */
+  async reverted(r: { banks: Bank[]; extras: RevertedRecords['extras']; meta: unknown }): Promise<void> {
+    const meta = r.meta as EvmSpaceMeta;
+    for (const bank of r.banks) {
+      const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer | undefined;
+      if (layer) this.base.fold(layer.changes);
+    }
+    const storageRoots: Array<[string, Uint8Array | null]> = [];
+    for (const { table, key, value } of r.extras) {
+      if (table === ACCOUNT_TABLE) (value ? this.base.accounts.set(key as string, decodeAccountRecord(value as Uint8Array)) : this.base.accounts.delete(key as string));
+      else if (table === CODE_TABLE) (value ? this.base.codes.set(key as string, value as Uint8Array) : this.base.codes.delete(key as string));
+      else if (table === STORAGE_ROOT_TABLE) storageRoots.push([key as string, value as Uint8Array | null]);
+      else if (table === STORAGE_TABLE) {
+        const [address, slot] = key as [string, string];
+        let slots = this.base.storageByAddress.get(address);
+        if (value) {
+          if (!slots) this.base.storageByAddress.set(address, (slots = new Map()));
+          slots.set(slot, value as Uint8Array);
+        } else if (slots) {
+          slots.delete(slot);
+          if (slots.size === 0) this.base.storageByAddress.delete(address);
+        }
+      }
+    }
+    this.trie.revertTo(hexToBytes(meta.stateRoot), storageRoots);
+    const head = await readBlock(this.store, meta.head.number);
+    if (!head) throw new Error(`the EVM space's block ${meta.head.number} is missing from the store after a revert`);
+    for (const n of [...this.recent.keys()]) if (n > meta.head.number) this.recent.delete(n);
+    this.hashesPending.clear();
+    this.nodeKeysBySlot.clear();
+    this.sealedHead = meta.head;
+    this.visible = head;
+    this.nextNumberAtStart = meta.nextBlockNumber;
   }
 
   private meta(stateRoot: Hex): EvmSpaceMeta {

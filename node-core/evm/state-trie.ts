@@ -129,6 +129,16 @@ export class EvmStateTrie {
     return { stateRoot: this.trie.root(), extras: [...extras, ...rootRecords], nodeKeys: keys };
   }
 
+  /**
+   * After a revert: the trie at `stateRoot` again, with the storage roots the revert put back (null:
+   * none). Nodes of the discarded slots may stay in the node cache: they are content-addressed, so
+   * no root reached from here names them.
+   */
+  revertTo(stateRoot: Uint8Array, storageRoots: Iterable<[string, Uint8Array | null]>): void {
+    this.trie.root(stateRoot);
+    for (const [address, root] of storageRoots) (root ? this.storageRoots.set(address, root) : this.storageRoots.delete(address));
+  }
+
   written(nodeKeys: string[]): void {
     this.db.written(nodeKeys);
   }

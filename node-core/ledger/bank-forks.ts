@@ -12,25 +12,19 @@ import type { Message } from '../runtime/wire.ts';
 import type { AccountsDb, Bank } from './bank.ts';
 import { MAX_PROCESSING_AGE, type BlockhashQueue } from './blockhash-queue.ts';
 import type { Commitment } from './commitment.ts';
-import { BlockSlotRing } from './slot-history.ts';
+import type { BlockSlotRing } from './slot-history.ts';
 
 export class BankForks {
   private readonly banks = new Map<number, Bank>();
   private workingBank!: Bank;
   private confirmedBank!: Bank;
   private rootBank!: Bank;
-  /** Which slots have a block, for the SlotHistory sysvar. */
-  readonly blockSlots = new BlockSlotRing();
-
-  /** `storedBlockSlots`: the slots with a stored block among the newest 2^20, ascending. */
   constructor(
     readonly accounts: AccountsDb,
     private readonly blockhashes: BlockhashQueue,
-    storedBlockSlots: number[],
-  ) {
-    // Slot 0 is the genesis bank's, as in Agave's default SlotHistory.
-    for (const slot of [0, ...storedBlockSlots]) if (slot >= this.blockSlots.nextSlot) this.blockSlots.add(slot);
-  }
+    /** Which slots have a block, for the SlotHistory sysvar. */
+    readonly blockSlots: BlockSlotRing,
+  ) {}
 
   /** The bank the chain (re)starts from: everything stored is final, so it is confirmed and the root. */
   openAt(last: Bank): void {
@@ -79,6 +73,11 @@ export class BankForks {
       rooted.push(b);
     }
     return rooted;
+  }
+
+  /** The sealed banks above the root whose commits are in the store, oldest first. */
+  committedAboveRoot(): Bank[] {
+    return [...this.banks.values()].filter((b) => b.slot > this.rootBank.slot && b.slot <= this.confirmedBank.slot).sort((a, b) => a.slot - b.slot);
   }
 
   /**

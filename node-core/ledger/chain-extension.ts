@@ -3,7 +3,7 @@
  * bank over its parent's, records that go into each slot's atomic store commit, and counters kept in
  * the chain meta so a restart resumes where the store left off.
  */
-import type { SlotCommit } from '../store/store.ts';
+import type { RevertedRecords, SlotCommit } from '../store/store.ts';
 import type { Bank } from './bank.ts';
 import type { GenesisAccount } from './genesis-config.ts';
 
@@ -46,4 +46,11 @@ export interface ChainExtension {
   committed?(bank: Bank): void;
   /** Banks that became rooted, oldest first (their parent links are already cut). */
   rooted?(banks: Bank[]): void;
+  /**
+   * The store was reverted to a snapshot's slot (ledger/snapshots.ts), before the chain reopens its
+   * banks there: `banks` are the committed banks above the root being dropped (their changes were
+   * in the store, and are undone there), `extras` the records the revert put back, `meta` the
+   * extension's counters at that slot.
+   */
+  reverted?(r: { banks: Bank[]; extras: RevertedRecords['extras']; meta: unknown }): Promise<void> | void;
 }

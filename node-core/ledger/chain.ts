@@ -17,7 +17,8 @@ import type { Sysvars } from '../runtime/sysvars.ts';
 import type { Message, Transaction } from '../runtime/wire.ts';
 import type { LoadedAddresses } from '../runtime/address-loader.ts';
 import type { StakeHistory } from '../runtime/programs/stake/state.ts';
-import type { BlockHeader, ChainMeta, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
+import { markRentExempt } from '../runtime/account.ts';
+import type { BlockHeader, ChainMeta, RevertedRecords, SlotCommit, Store, StoredTransaction } from '../store/store.ts';
 import { Bank, type AccountsDb } from './bank.ts';
 import { TransactionProcessor } from './bank-execution.ts';
 import { BankForks } from './bank-forks.ts';
@@ -32,6 +33,7 @@ import type { LeaderSchedules } from './leader-schedule.ts';
 import { PerformanceSamples, type PerformanceSample } from './performance-samples.ts';
 import { blockhashOf, sealExtensions, slotCommit } from './slot-commit.ts';
 import { SlotClock } from './slot-clock.ts';
+import { BlockSlotRing } from './slot-history.ts';
 import { StatusCache, type SignatureStatus } from './status-cache.ts';
 import { Supply } from './supply.ts';
 import { TransactionQueue } from './transaction-queue.ts';
@@ -56,6 +58,8 @@ export interface ChainEventMap {
   rooted: [Bank[]];
   /** The chain cannot go on (a slot could not be stored, the clock failed): its clock has stopped. Emitted once. */
   failed: [Error];
+  /** The chain was reverted to `slot` (ledger/snapshots.ts): `accounts` are the states put back; a `slot` event follows. */
+  reverted: [{ slot: number; accounts: Array<[Address, Account | null]> }];
 }
 
 export interface ChainParams {
@@ -82,6 +86,16 @@ export interface ChainParams {
   voter?: Voter;
 }
 
+/** What the chain is (re)built from: the store's state after its newest slot. */
+export type ChainState = Pick<ChainParams, 'accounts' | 'meta' | 'recentHeaders' | 'recentStatuses' | 'epochStartTimestamp'>;
+
+/** The SlotHistory bits of the stored block slots (slot 0 is the genesis bank's, as in Agave's default SlotHistory). */
+function blockSlotRing(storedBlockSlots: number[], newest: number): BlockSlotRing {
+  const ring = new BlockSlotRing();
+  for (const slot of [0, ...storedBlockSlots, newest]) if (slot >= ring.nextSlot) ring.add(slot);
+  return ring;
+}
+
 export class Chain extends EventEmitter<ChainEventMap> {
   readonly store: Store;
   readonly genesis: GenesisConfig;
@@ -92,15 +106,15 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private readonly limitLedgerSize?: number;
   readonly extensions: readonly ChainExtension[];
   /** Who leads each slot; the working bank is always at a slot this node leads. */
-  readonly leaders: LeaderSchedules;
-  private readonly epochs: EpochStakes;
+  leaders!: LeaderSchedules;
+  private epochs!: EpochStakes;
   private readonly votes?: VoteLoop;
-  private readonly forks: BankForks;
-  private readonly blockhashes = new BlockhashQueue();
-  private readonly statuses = new StatusCache();
-  private readonly processor: TransactionProcessor;
-  private readonly fees: Fees;
-  private readonly supplyBook: Supply;
+  private forks!: BankForks;
+  private blockhashes!: BlockhashQueue;
+  private statuses!: StatusCache;
+  private processor!: TransactionProcessor;
+  private fees!: Fees;
+  private supplyBook!: Supply;
   private readonly samples: PerformanceSamples;
   private readonly clock: SlotClock;
   private readonly queue = new TransactionQueue({
@@ -110,13 +124,13 @@ export class Chain extends EventEmitter<ChainEventMap> {
     refused: (tx, e) => this.onRefused(tx, e),
   });
   private commits: Promise<void> = Promise.resolve();
-  private transactionCount: number;
+  private transactionCount = 0;
   /**
    * The working bank holds changes that must be stored even without a transaction: accounts put in
    * place before the clock started (overwriteAccountsAtStart), or an epoch's start (stake history, rewards).
    */
   private keepWorking = false;
-  private extensionsMeta: Record<string, unknown>;
+  private extensionsMeta: Record<string, unknown> = {};
   private stopped = false;
   private failedWith: Error | null = null;
   /** How far the chain's time runs ahead of the wall clock (time travel, evm_increaseTime), in ms. */
@@ -136,10 +150,25 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.limitLedgerSize = p.limitLedgerSize;
     this.extensions = p.extensions ?? [];
     if (p.voter) this.votes = new VoteLoop(p.voter, (tx) => void this.processTransaction(tx));
+    this.load(p, blockSlotRing(p.blockSlots ?? [], p.meta.slot));
+    // After load's openWorkingBank: the vote it put in the first bank counts on both sides of the first sample.
+    const sampleCounters = () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 });
+    this.samples = new PerformanceSamples(sampleCounters, sampleCounters());
+    this.clock = new SlotClock(
+      this.slotMs,
+      () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })),
+      (e) => this.fail(new Error(`the slot clock failed: ${errorMessage(e)}`, { cause: e })),
+    );
+  }
+
+  /** The chain's state from what the store holds, the working bank opened after its newest slot: at start, and after a revert. */
+  private load(p: ChainState, blockSlots: BlockSlotRing): void {
+    this.blockhashes = new BlockhashQueue();
+    this.statuses = new StatusCache();
     this.fees = new Fees(this.genesis.feeRateGovernor, this.genesis.identity, p.meta.lamportsPerSignature);
     this.supplyBook = new Supply(p.meta.totalSupply, p.meta.burned, p.meta.minted ?? 0, p.meta.adjusted ?? 0);
     this.transactionCount = p.meta.transactionCount;
-    this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes);
+    this.epochs = new EpochStakes(this.genesis, p.accounts, p.meta.epochStakes, this.leaders);
     this.leaders = this.epochs.leaders;
     this.extensionsMeta = p.meta.extensions;
     // A chain whose time was moved ahead (time travel) resumes from its last block's time, not the wall clock's.
@@ -152,7 +181,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
       this.transactionCount++;
       this.emit('transaction', recorded);
     });
-    this.forks = new BankForks(p.accounts, this.blockhashes, [...(p.blockSlots ?? []), p.meta.slot]);
+    this.forks = new BankForks(p.accounts, this.blockhashes, blockSlots);
     // After a (re)start everything stored is final: there are no forks to roll it back.
     const restartTimes = { unixTimestamp: p.meta.blockTime, epochStartTimestamp: p.epochStartTimestamp ?? this.genesis.creationTime };
     const last = new Bank(p.meta.slot, p.meta.slot, null, p.accounts, this.sysvarsFor(p.meta.slot, restartTimes));
@@ -166,15 +195,44 @@ export class Chain extends EventEmitter<ChainEventMap> {
     last.sysvars.recentBlockhashes = this.sysvarsFor(p.meta.slot + 1, restartTimes).recentBlockhashes;
     this.forks.openAt(last);
     for (const ext of this.extensions) ext.openBank(last, null);
+    this.keepWorking = false;
     this.openWorkingBank(last);
-    // After openWorkingBank: the vote it put in the first bank counts on both sides of the first sample.
-    const sampleCounters = () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 });
-    this.samples = new PerformanceSamples(sampleCounters, sampleCounters());
-    this.clock = new SlotClock(
-      this.slotMs,
-      () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })),
-      (e) => this.fail(new Error(`the slot clock failed: ${errorMessage(e)}`, { cause: e })),
-    );
+  }
+
+  /**
+   * Runs `work` with the clock stopped, no transaction executing and every sealed slot in the store
+   * (snapshots and reverts, ledger/snapshots.ts); the clock runs again after, unless the chain stopped.
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    this.clock.stop();
+    try {
+      await this.queue.idle();
+      for (let c = this.commits; ; c = this.commits) {
+        await c;
+        if (c === this.commits) break;
+      }
+      return await work();
+    } finally {
+      if (!this.stopped) this.clock.start();
+    }
+  }
+
+  /**
+   * After the store was reverted to `state.meta.slot` (inside `exclusive`): the banks above the root
+   * are dropped and the chain continues from the store's state. `restored`: the accounts the revert
+   * put back; the extensions get the extras. The rooted accounts are brought to the store's state by
+   * folding the committed banks in, then the restored values over them: the work grows with what
+   * changed since the snapshot, not with the ledger.
+   */
+  async resetTo(state: Omit<ChainState, 'accounts'>, restored: RevertedRecords): Promise<void> {
+    const committed = this.forks.committedAboveRoot();
+    const accounts = this.forks.accounts;
+    for (const bank of committed) for (const [k, a] of bank.changes) (a ? accounts.set(k, a) : accounts.delete(k));
+    for (const [k, a] of restored.accounts) (a ? accounts.set(k, markRentExempt(a, this.genesis.rent)) : accounts.delete(k));
+    for (const ext of this.extensions) await ext.reverted?.({ banks: committed, extras: restored.extras, meta: state.meta.extensions[ext.name] });
+    this.forks.blockSlots.rewindTo(state.meta.slot);
+    this.load({ ...state, accounts }, this.forks.blockSlots);
+    this.emit('reverted', { slot: state.meta.slot, accounts: restored.accounts });
   }
 
   /**

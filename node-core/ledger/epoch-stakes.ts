@@ -22,10 +22,13 @@ export class EpochStakes {
     private readonly genesis: GenesisConfig,
     accounts: AccountsDb,
     epochStakes: ChainMeta['epochStakes'],
+    /** Schedules drawn before (a revert): kept when drawn from the same stakes, as drawing an epoch's takes a while. */
+    previous?: LeaderSchedules,
   ) {
     const history = accounts.get(SYSVAR_STAKE_HISTORY_ID);
     this.history = history ? decodeStakeHistory(history.data) : [];
-    this.leaders = new LeaderSchedules(genesis.epochSchedule, genesis.identity, epochStakes ?? []);
+    const same = previous && JSON.stringify(previous.toJSON()) === JSON.stringify(epochStakes ?? []);
+    this.leaders = same ? previous : new LeaderSchedules(genesis.epochSchedule, genesis.identity, epochStakes ?? []);
   }
 
   /**

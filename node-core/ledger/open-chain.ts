@@ -10,7 +10,7 @@ import type { AccountsDb } from './bank.ts';
 import type { ExtensionGenesisRecords } from './chain-extension.ts';
 import { BLOCKHASH_QUEUE_ENTRIES, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
-import { Chain, type ChainParams } from './chain.ts';
+import { Chain, type ChainParams, type ChainState } from './chain.ts';
 import { blockhashOf } from './slot-commit.ts';
 import type { SignatureStatus } from './status-cache.ts';
 import type { GenesisConfig } from './genesis-config.ts';
@@ -57,27 +57,33 @@ export async function openChain(p: OpenChainParams): Promise<Chain> {
   const accounts: AccountsDb = new Map();
   // Accounts stored before rent epochs followed Agave's rule read as Agave reports them.
   for await (const [k, a] of p.store.loadAccounts()) accounts.set(k, markRentExempt(a, p.genesis.rent));
+  const historyFrom = Math.max(0, meta.slot - SLOT_HISTORY_MAX_ENTRIES + 1);
+  const blockSlots = await p.store.getBlockSlots(historyFrom, meta.slot, SLOT_HISTORY_MAX_ENTRIES);
+  const recent = await recentChainState(p.store, p.genesis, meta);
+  const chain = new Chain({ ...p, accounts, meta, ...recent, blockSlots });
+  chain.firstAvailableSlot = (await p.store.firstAvailableSlot()) ?? 0;
+  return chain;
+}
+
+/** What the chain reads of the newest stored slots besides the accounts: the blockhash queue's headers, the status cache's statuses, the epoch's start. */
+export async function recentChainState(store: Store, genesis: GenesisConfig, meta: ChainMeta): Promise<Omit<ChainState, 'accounts' | 'meta'>> {
   const headers: BlockHeader[] = [];
   const statuses: Array<[string, SignatureStatus]> = [];
   // Headers of the newest 512 slots (the slot hashes); statuses only of the newest 300 (the status cache).
   const first = Math.max(0, meta.slot - BLOCKHASH_QUEUE_ENTRIES + 1);
-  for (const slot of await p.store.getBlockSlots(first, meta.slot, BLOCKHASH_QUEUE_ENTRIES)) {
+  for (const slot of await store.getBlockSlots(first, meta.slot, BLOCKHASH_QUEUE_ENTRIES)) {
     if (slot <= meta.slot - MAX_RECENT_BLOCKHASHES) {
-      const header = await p.store.getBlockHeader(slot);
+      const header = await store.getBlockHeader(slot);
       if (header) headers.push(header);
       continue;
     }
-    const block = await p.store.getBlock(slot);
+    const block = await store.getBlock(slot);
     if (!block) continue;
     headers.push(block);
     block.transactions.forEach((t, index) => statuses.push([t.signature, { slot, index, err: t.meta.err }]));
   }
-  const historyFrom = Math.max(0, meta.slot - SLOT_HISTORY_MAX_ENTRIES + 1);
-  const blockSlots = await p.store.getBlockSlots(historyFrom, meta.slot, SLOT_HISTORY_MAX_ENTRIES);
-  const epochFirstSlot = epochOf(p.genesis.epochSchedule, meta.slot).firstSlot;
-  const [epochFirstBlock] = epochFirstSlot === 0 ? [] : await p.store.getBlockSlots(epochFirstSlot, meta.slot, 1);
-  const epochStartTimestamp = epochFirstBlock === undefined ? undefined : (await p.store.getBlockHeader(epochFirstBlock))?.blockTime;
-  const chain = new Chain({ ...p, accounts, meta, recentHeaders: headers, recentStatuses: statuses, blockSlots, epochStartTimestamp });
-  chain.firstAvailableSlot = (await p.store.firstAvailableSlot()) ?? 0;
-  return chain;
+  const epochFirstSlot = epochOf(genesis.epochSchedule, meta.slot).firstSlot;
+  const [epochFirstBlock] = epochFirstSlot === 0 ? [] : await store.getBlockSlots(epochFirstSlot, meta.slot, 1);
+  const epochStartTimestamp = epochFirstBlock === undefined ? undefined : (await store.getBlockHeader(epochFirstBlock))?.blockTime;
+  return { recentHeaders: headers, recentStatuses: statuses, epochStartTimestamp };
 }

@@ -14,6 +14,8 @@ export class SlotClock {
   private pausedNow = false;
   /** A slot is ending (endSlot has not resolved): its callback schedules the next one. */
   private ending = false;
+  /** Counts starts, so an end of slot still in flight from before a stop does not schedule twice. */
+  private runs = 0;
 
   constructor(
     private readonly slotMs: number,
@@ -23,8 +25,12 @@ export class SlotClock {
   ) {}
 
   start(): void {
+    this.stopped = false;
+    this.runs++;
+    if (this.timer) clearTimeout(this.timer);
     this.nextSlotAt = Date.now() + this.slotMs;
-    if (!this.ending) this.schedule();
+    this.ending = false;
+    if (!this.pausedNow) this.schedule();
   }
 
   stop(): void {
@@ -53,6 +59,7 @@ export class SlotClock {
   }
 
   private schedule(): void {
+    const run = this.runs;
     const delay = Math.max(0, this.nextSlotAt - Date.now());
     this.timer = setTimeout(() => {
       this.nextSlotAt += this.slotMs;
@@ -61,6 +68,8 @@ export class SlotClock {
       this.ending = true;
       void this.endSlot().then(
         ({ sealed, working }) => {
+          // An end still in flight from before a stop and start: the new run schedules itself.
+          if (run !== this.runs) return;
           this.ending = false;
           // Slots led by others pass on the clock without a block: the new working bank ends later.
           this.nextSlotAt += (working - sealed - 1) * this.slotMs;

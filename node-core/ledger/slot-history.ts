@@ -28,6 +28,14 @@ export class BlockSlotRing {
     this.next = slot + 1;
   }
 
+  /** Forgets the slots after `slot` (a revert): the next slot added may be `slot + 1` again. */
+  rewindTo(slot: number): void {
+    if (slot >= this.next) return;
+    for (let s = Math.max(slot + 1, this.next - RING_BITS); s < this.next; s++) this.clear(s % RING_BITS);
+    this.next = slot + 1;
+    this.cached = null;
+  }
+
   /** Whether `slot` has a block; only slots among the newest 2^21 added are known. */
   hasBlock(slot: number): boolean {
     if (slot >= this.next || slot < this.next - RING_BITS) throw new RangeError(`slot ${slot} is outside the slot history`);

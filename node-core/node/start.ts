@@ -11,6 +11,7 @@ import type { GenesisConfig } from '../ledger/genesis-config.ts';
 import { laterBuiltinGenesisAccounts, ledgerFiles } from '../ledger/genesis.ts';
 import { ledgerDiskBytes } from '../ledger/ledger-folder.ts';
 import { LedgerStateError, openChain } from '../ledger/open-chain.ts';
+import { ChainSnapshots } from '../ledger/snapshots.ts';
 import { markRentExempt, type Account } from '../runtime/account.ts';
 import { builtinPrograms } from '../runtime/programs/index.ts';
 import { EVM_PROGRAM_ID } from '../evm/constants.ts';
@@ -102,11 +103,12 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     // One gate for the chain-control methods of both ports (rpc/chain-control-gate.ts).
     const chainControl = new ChainControlGate(options.bindAddress, options.allowChainControl ?? false);
     const impersonation = new Impersonation(evm.decoder);
-    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION, chainControl, impersonation };
+    const snapshots = await ChainSnapshots.open(chain);
+    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION, chainControl, impersonation, snapshots };
     // The sBPF engine loads here, once: where it cannot, the node runs its builtins and says why.
     const sbf = sbfEngineAvailability();
     if (!sbf.available && !options.quiet) console.log(`deployed programs cannot run on this node: ${sbf.reason}`);
-    const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '', chainControl };
+    const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '', chainControl, snapshots };
     // eth_* are answered on the native port too, as on Velas's validator.
     const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));
     const dispatcher = new Dispatcher({ ...nativeMethods, ...ethOnNativePort }, ctx);

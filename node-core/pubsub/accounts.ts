@@ -85,6 +85,20 @@ export class AccountNotifier {
     this.onTransaction(level, bank.slot, writes);
   }
 
+  /**
+   * Every level: the states a revert put back (ledger/snapshots.ts), context = the slot reverted to.
+   * An account that did not exist then is reported closed to its subscribers.
+   */
+  onReverted(level: Level, slot: number, restored: ReadonlyArray<[Address, Account | null]>): void {
+    if (level.accounts.size === 0 && level.programs.size === 0) return;
+    for (const [address, account] of restored) {
+      const accountSubs = level.accounts.get(address);
+      if (accountSubs) notifyAccount(accountSubs, address, account, slot, this.processed);
+      const programSubs = account && level.programs.get(account.owner);
+      if (programSubs) notifyProgram(programSubs, address, account, slot, this.processed);
+    }
+  }
+
   /** Confirmed or finalized level: a slot's final changes, context = that slot. */
   onBank(level: Level, bank: Bank): void {
     const changes = bank.changes;

@@ -2,7 +2,8 @@
  * Wires the chain's events to the notification families, by commitment:
  * - processed: each `transaction` (accounts, programs, logs, signatures);
  * - confirmed: the `confirmed` bank (its changes and transactions; blocks; votes);
- * - finalized: each `rooted` bank, oldest first, context = the rooted slot.
+ * - finalized: each `rooted` bank, oldest first, context = the rooted slot;
+ * - every level: the accounts a `reverted` chain put back, context = the slot reverted to.
  * A failing notification is logged and never reaches the chain that emitted the event.
  */
 import type { Chain, ChainEventMap } from '../ledger/chain.ts';
@@ -59,6 +60,10 @@ export function attachNotifier(chain: Chain, registry: Registry, log: (line: str
       }
       slots.onRooted(banks);
       memo.forgetThrough(banks[banks.length - 1]!.slot);
+    },
+    reverted: (e) => {
+      memo.forgetAfter(e.slot);
+      for (const level of [processed, confirmed, finalized]) accounts.onReverted(level, e.slot, e.accounts);
     },
   };
 

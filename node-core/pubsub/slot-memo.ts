@@ -38,6 +38,12 @@ export class SlotMemo {
     return this.previousBlockhashes.get(bank.slot) ?? this.chain.bank(bank.parentSlot)?.blockhash ?? bank.blockhash!;
   }
 
+  /** Drops everything of slots after `slot` (a revert discarded them). */
+  forgetAfter(slot: number): void {
+    for (const s of this.closed.keys()) if (s > slot) this.closed.delete(s);
+    for (const s of this.previousBlockhashes.keys()) if (s > slot) this.previousBlockhashes.delete(s);
+  }
+
   /** Drops everything of slots up to `slot` (called once they are rooted and notified). */
   forgetThrough(slot: number): void {
     for (const s of this.closed.keys()) if (s <= slot) this.closed.delete(s);

@@ -3,6 +3,7 @@ import type { EvmKey } from '../keys/evm-keys.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import type { Chain } from '../ledger/chain.ts';
 import type { Commitment } from '../ledger/commitment.ts';
+import type { ChainSnapshots } from '../ledger/snapshots.ts';
 import { minContextSlotNotReached } from './errors.ts';
 import type { ChainControlGate } from './chain-control-gate.ts';
 import type { HealthStatus } from './health.ts';
@@ -44,6 +45,8 @@ export interface RpcContext {
   chainControl?: ChainControlGate;
   /** The health check (known validators); absent means healthy while running. */
   health?(): HealthStatus;
+  /** Snapshots of the whole chain (isthmus_snapshot, isthmus_revert, …). */
+  snapshots?: ChainSnapshots;
   /** The known validators as last polled, for getClusterNodes. */
   knownValidators?(): readonly KnownValidatorState[];
 }

@@ -11,7 +11,7 @@
  * is written, so a `kill -9` at any instant leaves exactly the last committed transaction, and a
  * resolved commitSlot has been fsynced: there is never a torn slot.
  */
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { asBinary, open, type Database, type RootDatabase } from 'lmdb';
 import { tryDecodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
@@ -42,7 +42,9 @@ import type {
   ChainMeta,
   ExtraKey,
   ExtraRange,
+  RevertedRecords,
   SignatureQuery,
+  SnapshotBook,
   SlotCommit,
   Store,
   StoredBlock,
@@ -57,7 +59,24 @@ type ExtraRecordKey = [string, ...Array<string | number>];
 
 const extraRecordKey = (table: string, key: ExtraKey): ExtraRecordKey => (Array.isArray(key) ? [table, ...key] : [table, key as string | number]);
 
+/**
+ * An undo record: what a commit after the undo floor overwrote (the value's stored bytes, null when
+ * absent), and what its block's transactions indexed (so a revert deletes them without reading them back).
+ */
+type UndoRecord =
+  | [UNDO_ACCOUNT, Address, Uint8Array | null]
+  | [UNDO_EXTRA, ExtraRecordKey, Uint8Array | null]
+  | [UNDO_META, null, Uint8Array | null]
+  | [UNDO_INDEXED, null, IndexedTx[]];
+type UNDO_ACCOUNT = 0;
+type UNDO_EXTRA = 1;
+type UNDO_META = 2;
+type UNDO_INDEXED = 3;
+/** A transaction's signature, its wire up to the end of the first signature, its distinct keys, and whether it failed and has a memo. */
+type IndexedTx = [string, Uint8Array, Address[], boolean, boolean];
+
 const META_KEY = 'chain';
+const BOOK_KEY = 'book';
 const GENESIS_KEY = 'genesis';
 /** Write operations per purge transaction; the event loop runs between chunks. */
 const PURGE_CHUNK_OPS = 2000;
@@ -77,6 +96,10 @@ export class LmdbStore implements Store {
   private readonly genesis: Database<unknown, string>;
   private readonly extras: Database<unknown, ExtraRecordKey>;
   private readonly ownVotes: OwnVotes;
+  /** Undo records of each commit after the floor, one value per commit, by [slot, sequence] (snapshots). */
+  private readonly undo: Database<UndoRecord[], [number, number] | [number]>;
+  private readonly snapshots: Database<SnapshotBook, string>;
+  private undoFrom: number | null;
   private readonly txnFlags: number;
   private closed: Promise<void> | null = null;
 
@@ -98,6 +121,9 @@ export class LmdbStore implements Store {
     this.genesis = root.openDB('genesis', {});
     this.extras = root.openDB('extras', {});
     this.ownVotes = new OwnVotes(root);
+    this.undo = root.openDB('undo', {});
+    this.snapshots = root.openDB('snapshots', {});
+    this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
     // lmdb-js exposes the effective option (false when an existing env was created without it).
     const overlapping = (root as unknown as { overlappingSync?: boolean }).overlappingSync === true;
     this.txnFlags = overlapping ? TXN_SYNC | TXN_NO_SYNC_FLUSH : TXN_SYNC;
@@ -134,6 +160,8 @@ export class LmdbStore implements Store {
     try {
       this.write(() => {
         const slot = block.slot;
+        const undo: UndoRecord[] | null = this.undoFrom !== null && slot > this.undoFrom ? [] : null;
+        const keep = undo && ((record: UndoRecord) => undo.push(record));
         if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
         const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
         const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
@@ -142,6 +170,8 @@ export class LmdbStore implements Store {
         // Slots only grow: appending (MDB_APPEND) fills pages whole instead of splitting them in half.
         const leaderFee = vote && this.ownVotes.leaderFeeOf(vote, block.rewards);
         this.blocks.putSync(slot, encodeHeader(block, { parentHashKept, vote, leaderFee }), { append: isAfterLast(this.blocks.getKeys({ reverse: true, limit: 1 }), slot) });
+        // Every transaction in its place (a compact vote too: dropIndexedSlot finds it in the header).
+        keep?.([3, null, block.transactions.map((tx): IndexedTx => [tx.signature, tx.wire.slice(0, 65), distinctKeys(tx.accountKeys), tx.meta.err !== null, tx.memo !== null])]);
         const appendTxs = isAfterLast(this.txs.getKeys({ reverse: true, limit: 1 }), slot);
         block.transactions.forEach((tx, index) => {
           if (index === 0 && vote) return;
@@ -150,20 +180,104 @@ export class LmdbStore implements Store {
           this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
         });
         for (const [address, account] of accounts) {
+          keep?.([0, address, this.accounts.getBinary(address) ?? null]);
           if (account === null) this.accounts.removeSync(address);
           else this.accounts.putSync(address, encodeAccount(account));
         }
+        keep?.([2, null, this.meta.getBinary(META_KEY) ?? null]);
         this.meta.putSync(META_KEY, meta);
         for (const { table, key, value } of extras ?? []) {
-          if (value === null) this.extras.removeSync(extraRecordKey(table, key));
-          else this.extras.putSync(extraRecordKey(table, key), value);
+          const recordKey = extraRecordKey(table, key);
+          keep?.([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
+          if (value === null) this.extras.removeSync(recordKey);
+          else this.extras.putSync(recordKey, value);
         }
+        if (undo) this.undo.putSync([slot, this.nextUndoSequence(slot)], undo);
       });
     } catch (e) {
       // A template added in the aborted transaction is not in the ledger.
       this.ownVotes.load();
       throw e;
     }
+  }
+
+  /** The sequence number of a slot's next undo value (a slot committed twice has two). */
+  private nextUndoSequence(slot: number): number {
+    for (const key of this.undo.getKeys({ start: [slot + 1], end: [slot], reverse: true, limit: 1 })) return (key as [number, number])[1] + 1;
+    return 0;
+  }
+
+  async readSnapshots(): Promise<SnapshotBook | null> {
+    return this.snapshots.get(BOOK_KEY) ?? null;
+  }
+
+  async writeSnapshots(book: SnapshotBook): Promise<void> {
+    this.write(() => {
+      const end: [number] | undefined = book.undoFrom === null ? undefined : [book.undoFrom + 1];
+      for (const key of Array.from(this.undo.getKeys(end ? { end } : {}))) this.undo.removeSync(key);
+      this.snapshots.putSync(BOOK_KEY, book);
+      this.undoFrom = book.undoFrom;
+    });
+  }
+
+  async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
+    if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
+    return this.write(() => {
+      // Oldest first: the first record of a key holds its value at `slot`; later ones are skipped.
+      const accounts = new Set<Address>();
+      const extras = new Map<string, ExtraRecordKey>();
+      const indexed = new Map<number, IndexedTx[]>();
+      let metaRestored = false;
+      for (const { key, value } of Array.from(this.undo.getRange({ start: [slot + 1] }))) {
+        this.undo.removeSync(key);
+        for (const record of value) {
+          if (record[0] === 3) {
+            indexed.set(key[0], [...(indexed.get(key[0]) ?? []), ...record[2]]);
+            continue;
+          }
+          const [kind, target, prev] = record;
+          const bytes = prev === null ? null : asBinary(Buffer.from(prev));
+          if (kind === 0) {
+            if (accounts.has(target)) continue;
+            accounts.add(target);
+            if (bytes) this.accounts.putSync(target, bytes as unknown as AccountRecord);
+            else this.accounts.removeSync(target);
+          } else if (kind === 1) {
+            const id = JSON.stringify(target);
+            if (extras.has(id)) continue;
+            extras.set(id, target);
+            if (bytes) this.extras.putSync(target, bytes);
+            else this.extras.removeSync(target);
+          } else if (!metaRestored) {
+            metaRestored = true;
+            if (bytes) this.meta.putSync(META_KEY, bytes as unknown as ChainMeta);
+          }
+        }
+      }
+      const discardedSlots = Array.from(this.blocks.getKeys({ start: slot + 1 }));
+      // Newest first: a compact vote's header reads its parent's blockhash, so a parent goes after its child.
+      for (const s of [...discardedSlots].reverse()) {
+        const txs = indexed.get(s);
+        if (txs) this.dropIndexedSlot(s, txs);
+        else this.dropSlotRecords(s);
+      }
+      this.snapshots.putSync(BOOK_KEY, book);
+      this.undoFrom = book.undoFrom;
+      const meta = this.meta.get(META_KEY);
+      if (!meta) throw new Error('revertTo: the ledger has no chain record');
+      return {
+        meta,
+        accounts: [...accounts].map((a): [Address, Account | null] => {
+          const rec = this.accounts.get(a);
+          return [a, rec ? decodeAccount(rec) : null];
+        }),
+        extras: [...extras.values()].map((k) => {
+          const v = this.extras.get(k);
+          return { table: k[0], key: k.length === 2 ? k[1]! : k.slice(1), value: v === undefined ? null : plainRecord(v) };
+        }),
+        discardedSlots,
+      };
+    });
   }
 
   async getBlock(slot: number): Promise<StoredBlock | null> {
@@ -319,6 +433,23 @@ export class LmdbStore implements Store {
         if (ops >= PURGE_CHUNK_OPS) return false;
       }
     }
+  }
+
+  /** dropSlotRecords from what the slot's undo record kept, without reading its transactions back. */
+  private dropIndexedSlot(slot: number, txs: IndexedTx[]): void {
+    const rec = this.blocks.get(slot);
+    const vote: CompactVote | undefined = rec?.[HEADER_VOTE];
+    if (rec && vote) this.ownVotes.remove(vote, this.decodeHeader(slot, rec));
+    txs.forEach(([signature, wire, keys, failed, memo], index) => {
+      // A compact vote has no entries of its own beyond the one ownVotes.remove dropped.
+      if (index === 0 && vote) return;
+      this.sigs.removeSync(signature);
+      // What the address index reads of a transaction to find its entry: the signature in the wire, whether it failed, whether it has a memo.
+      const entryOf = { wire: plainBytes(wire), meta: { err: failed ? 'failed' : null }, memo: memo ? '' : null } as unknown as StoredTransaction;
+      this.addrs.remove(keys, slot, index, entryOf);
+      this.txs.removeSync([slot, index]);
+    });
+    this.blocks.removeSync(slot);
   }
 
   /** Deletes a slot's block, transactions and index entries in the open transaction; returns the write count. */

@@ -11,7 +11,9 @@ import type {
   ChainMeta,
   ExtraKey,
   ExtraRange,
+  RevertedRecords,
   SignatureQuery,
+  SnapshotBook,
   SlotCommit,
   Store,
   StoredBlock,
@@ -42,6 +44,9 @@ export class MemoryStore implements Store {
   /** Per address, entries ascending by (slot, index). */
   private readonly byAddress = new Map<Address, AddressEntry[]>();
   private readonly extras = new Map<string, unknown>();
+  private book: SnapshotBook | null = null;
+  /** Undo records, oldest first: what each commit after the undo floor overwrote (undefined: absent). */
+  private undo: Array<{ slot: number; kind: 'account' | 'extra' | 'meta'; key: string; prev: unknown }> = [];
 
   async readGenesis(): Promise<unknown | null> {
     return clone(this.genesis);
@@ -63,6 +68,8 @@ export class MemoryStore implements Store {
   async commitSlot(commit: SlotCommit): Promise<void> {
     const { block, accounts, meta, extras } = clone(commit);
     const slot = block.slot;
+    const undoFrom = this.book?.undoFrom ?? null;
+    const keep = undoFrom !== null && slot > undoFrom;
     const at = lowerBound(this.slots, [slot], slotPosition);
     if (this.blocks.has(slot)) this.dropSlotRecords(slot);
     else this.slots.splice(at, 0, slot);
@@ -77,14 +84,60 @@ export class MemoryStore implements Store {
       }
     });
     for (const [address, account] of accounts) {
+      if (keep) this.undo.push({ slot, kind: 'account', key: address, prev: this.accounts.get(address) });
       if (account === null) this.accounts.delete(address);
       else this.accounts.set(address, account);
     }
+    if (keep) this.undo.push({ slot, kind: 'meta', key: '', prev: this.meta });
     this.meta = meta;
     for (const { table, key, value } of extras ?? []) {
-      if (value === null) this.extras.delete(extraKey(table, key));
-      else this.extras.set(extraKey(table, key), value);
+      const k = extraKey(table, key);
+      if (keep) this.undo.push({ slot, kind: 'extra', key: k, prev: this.extras.get(k) });
+      if (value === null) this.extras.delete(k);
+      else this.extras.set(k, value);
     }
+  }
+
+  async readSnapshots(): Promise<SnapshotBook | null> {
+    return clone(this.book);
+  }
+
+  async writeSnapshots(book: SnapshotBook): Promise<void> {
+    this.book = clone(book);
+    const floor = book.undoFrom;
+    this.undo = floor === null ? [] : this.undo.filter((u) => u.slot > floor);
+  }
+
+  async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
+    const floor = this.book?.undoFrom ?? null;
+    if (floor === null || slot < floor) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
+    const accounts = new Set<Address>();
+    const extras = new Set<string>();
+    while (this.undo.length > 0 && this.undo[this.undo.length - 1]!.slot > slot) {
+      const { kind, key, prev } = this.undo.pop()!;
+      if (kind === 'account') {
+        accounts.add(key);
+        if (prev === undefined) this.accounts.delete(key);
+        else this.accounts.set(key, prev as Account);
+      } else if (kind === 'extra') {
+        extras.add(key);
+        if (prev === undefined) this.extras.delete(key);
+        else this.extras.set(key, prev);
+      } else this.meta = prev as ChainMeta;
+    }
+    const at = lowerBound(this.slots, [slot + 1], slotPosition);
+    const discardedSlots = this.slots.splice(at);
+    for (const s of discardedSlots) this.dropSlotRecords(s);
+    this.book = clone(book);
+    return clone({
+      meta: this.meta!,
+      accounts: [...accounts].map((a): [Address, Account | null] => [a, this.accounts.get(a) ?? null]),
+      extras: [...extras].map((k) => {
+        const [table, key] = JSON.parse(k) as [string, ExtraKey];
+        return { table, key, value: this.extras.get(k) ?? null };
+      }),
+      discardedSlots,
+    });
   }
 
   async getBlock(slot: number): Promise<StoredBlock | null> {

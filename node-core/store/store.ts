@@ -129,6 +129,25 @@ export interface TransactionLocation {
   transaction: StoredTransaction;
 }
 
+/**
+ * What the store keeps for snapshots (ledger/snapshots.ts): while `undoFrom` is a slot, every commit of
+ * a later slot first records the values it overwrites, so `revertTo` can put them back newest first.
+ * `registry` is the snapshot list, opaque to the store.
+ */
+export interface SnapshotBook {
+  undoFrom: number | null;
+  registry: unknown;
+}
+
+/** What a revert put back: the values as they stood at the slot reverted to (null: absent). */
+export interface RevertedRecords {
+  meta: ChainMeta;
+  accounts: Array<[Address, Account | null]>;
+  extras: Array<{ table: string; key: ExtraKey; value: unknown }>;
+  /** Slots whose blocks were discarded, ascending. */
+  discardedSlots: number[];
+}
+
 export interface Store {
   /** The genesis record, written once per ledger. */
   readGenesis(): Promise<unknown | null>;
@@ -154,6 +173,16 @@ export interface Store {
   firstAvailableSlot(): Promise<number | null>;
   /** Removes blocks, transactions and index entries of slots below `slot`. */
   purgeSlotsBelow(slot: number): Promise<void>;
+  /** The snapshot book, or null when none was written. */
+  readSnapshots(): Promise<SnapshotBook | null>;
+  /** Writes the book; undo records at or below its `undoFrom` (all of them when null) are dropped. */
+  writeSnapshots(book: SnapshotBook): Promise<void>;
+  /**
+   * One atomic write: every slot above `slot` undone (accounts, extras and meta as they stood at
+   * `slot`; blocks, transactions, statuses and index entries deleted; their undo records dropped)
+   * and `book` written. `slot` must be at or above the book's `undoFrom`.
+   */
+  revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords>;
   /** Flushes pending writes to disk and closes. */
   close(): Promise<void>;
 }

@@ -16,6 +16,8 @@ import { rpc, waitFor } from '../helpers/node.ts';
 
 const traceMe = compileFixture('TraceMe.sol', 'TraceMe');
 const iface = new Interface(traceMe.abi as never);
+const token = compileFixture('MiniToken.sol', 'MiniToken');
+const tokenIface = new Interface(token.abi as never);
 
 let node: ExplorerNode;
 let browser: Browser;
@@ -82,6 +84,32 @@ describe('explorer: an EVM transaction\'s call tree', { timeout: 120_000 }, () =
       [0, 2, 0, 0],
     );
     await screenshot(page, 'evm-call-tree');
+    assert.deepEqual(page.errors, []);
+  });
+
+  test('events the node knows are shown decoded, in the logs and in their frame; others stay raw', async () => {
+    const from = (await rpc(node.rpcUrl, 'isthmus_getDevAccounts')).result.evm[0].address as string;
+    const to = '0x00000000000000000000000000000000000000aa';
+    const deployed = await send({ from, data: token.bytecode, gas: '0x1e8480' });
+    const receipt = await send({ from, to: deployed.contractAddress, data: tokenIface.encodeFunctionData('mint', [to, 1234567n]), gas: '0x30d40' });
+    assert.equal(receipt.logs.length, 3);
+
+    await page.goto(`${node.explorerUrl}evm/tx/${receipt.transactionHash}`);
+    await waitForPage(page, 'evm-transaction');
+    await page.waitForSelector('.log [data-decoded-event="Transfer"]', { timeout: 30_000 });
+    // The receipt's logs: Transfer and Approval named, the contract's own Noted left raw.
+    assert.equal(await page.locator('.log [data-decoded-event]').count(), 2);
+    const transfer = page.locator('.log [data-decoded-event="Transfer"]');
+    assert.equal(await transfer.getAttribute('title'), 'Transfer(address,address,uint256)');
+    assert.equal(await transfer.locator('[data-event-arg="to"] a').getAttribute('title'), to);
+    assert.equal(await transfer.locator('[data-event-arg="from"] a').getAttribute('title'), `0x${'0'.repeat(40)}`);
+    assert.equal((await transfer.locator('[data-event-arg="value"] .mono').textContent())!.trim(), '1234567');
+    assert.equal((await page.locator('.log [data-decoded-event="Approval"] [data-event-arg="value"] .mono').textContent())!.trim(), '1234567');
+    // The same events in the call tree's one frame.
+    await page.waitForSelector('[data-call-tree] [data-frame-log] [data-decoded-event="Transfer"]', { timeout: 30_000 });
+    assert.equal(await page.locator('[data-call-tree] [data-frame-log] [data-decoded-event]').count(), 2);
+    assert.equal(await page.locator('[data-call-tree] [data-frame-log]').count(), 3);
+    await screenshot(page, 'evm-decoded-events');
     assert.deepEqual(page.errors, []);
   });
 });

@@ -192,6 +192,12 @@ describe('the chain-control gate', () => {
       assert.equal((await rpc(url, 'evm_mine', [])).error.code, CHAIN_CONTROL_REFUSED);
       const native = open.rpcUrl.replace('0.0.0.0', '127.0.0.1');
       assert.equal((await rpc(native, 'surfnet_pauseClock', [])).error.code, CHAIN_CONTROL_REFUSED);
+      // Snapshots and revert sit behind the same gate, on both ports.
+      for (const method of ['evm_snapshot', 'anvil_snapshot']) assert.equal((await rpc(url, method, [])).error.code, CHAIN_CONTROL_REFUSED, method);
+      assert.equal((await rpc(url, 'evm_revert', ['0x0'])).error.code, CHAIN_CONTROL_REFUSED);
+      for (const [method, params] of [['isthmus_snapshot', []], ['isthmus_revert', [0]], ['isthmus_getSnapshots', []], ['isthmus_deleteSnapshot', [0]]] as const) {
+        assert.equal((await rpc(native, method, params)).error.code, CHAIN_CONTROL_REFUSED, method);
+      }
       assert.equal((await rpc(native, 'isthmus_getNodeInfo', [])).result.chainControlAllowed, false);
     } finally {
       await open.stop();

@@ -2,6 +2,7 @@
 import { hexToBytes } from '@ethereumjs/util';
 import type { EvmKey } from '../../keys/evm-keys.ts';
 import type { Chain } from '../../ledger/chain.ts';
+import type { ChainSnapshots } from '../../ledger/snapshots.ts';
 import type { EvmBlockRecord } from '../../evm/records.ts';
 import type { EvmRelay } from '../../evm/relay.ts';
 import type { EvmSpace } from '../../evm/space.ts';
@@ -24,6 +25,8 @@ export interface EvmRpcContext {
   chainControl?: ChainControlGate;
   /** Addresses eth_sendTransaction sends for without their key (anvil_impersonateAccount). */
   impersonation?: Impersonation;
+  /** Snapshots of the whole chain (evm_snapshot, evm_revert). */
+  snapshots?: ChainSnapshots;
 }
 
 export const headerNotFound = () => new RpcError(SERVER_ERROR, 'header not found');

@@ -18,10 +18,12 @@ import { anvilMethods } from './anvil.ts';
 import { estimateGas, ethCall, SERVER_ERROR, type CallTarget } from './call.ts';
 import { cachedCall } from './call-cache.ts';
 import { selectBlock, stateTarget, type EvmRpcContext } from './context.ts';
+import { snapshotMethods } from './snapshots.ts';
 import { firstLogIndex, formatBlock, formatReceipt, formatTransaction, transactionFields } from './format.ts';
 import { criteriaOf, invalidRange, rangeLogs } from './logs.ts';
 import { makeOtsGetApiLevel, otsMethods } from './ots.ts';
 import { debugMethods } from './debug.ts';
+import { decodeLogsMethods } from './decode-logs.ts';
 import { otsTraceMethods } from './ots-trace.ts';
 import {
   blockSelector,
@@ -427,6 +429,7 @@ async function signForDevAccount(ctx: EvmRpcContext, call: CallObject): Promise<
 }
 
 export const ethMethods: MethodTable<EvmRpcContext> = {
+  ...snapshotMethods,
   web3_clientVersion,
   web3_sha3,
   net_version,
@@ -477,4 +480,5 @@ export const ethMethods: MethodTable<EvmRpcContext> = {
   ...anvilMethods(eth_gasPrice),
   ...debugMethods,
   ...otsTraceMethods,
+  ...decodeLogsMethods,
 };

@@ -13,6 +13,7 @@ import type { AnyOf, OverloadArgs, OverloadResults, Patch, UnparsedKeys, Wire } 
 import type { NativeMethod } from './method.ts';
 import type { FeeCalculatorForBlockhashJson, FeeRateGovernorJson, FeesJson, RecentBlockhashJson } from './fees.ts';
 import type { DevAccountsJson, NodeInfoJson } from './isthmus.ts';
+import type { SnapshotJson, SnapshotRevertJson } from './snapshots.ts';
 import type { StakeActivationJson } from './staking.ts';
 import type { SurfnetApi } from './surfnet.ts';
 
@@ -188,6 +189,11 @@ interface LegacyApi {
 interface IsthmusApi {
   isthmus_getNodeInfo: { args: []; result: NodeInfoJson };
   isthmus_getDevAccounts: { args: []; result: DevAccountsJson };
+  isthmus_snapshot: { args: [label?: string | null]; result: SnapshotJson };
+  isthmus_revert: { args: [id: string | number]; result: SnapshotRevertJson };
+  isthmus_getSnapshots: { args: []; result: SnapshotJson[] };
+  isthmus_labelSnapshot: { args: [id: string | number, label: string | null]; result: SnapshotJson };
+  isthmus_deleteSnapshot: { args: [id: string | number]; result: boolean };
 }
 
 export type NativeApi = StandardApi & LegacyApi & IsthmusApi & SurfnetApi;

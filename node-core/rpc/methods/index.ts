@@ -10,6 +10,7 @@ import * as fees from './fees.ts';
 import * as transactions from './transactions.ts';
 import * as tokens from './tokens.ts';
 import * as isthmus from './isthmus.ts';
+import * as snapshots from './snapshots.ts';
 import * as staking from './staking.ts';
 import * as surfnet from './surfnet.ts';
 
@@ -83,6 +84,11 @@ export const nativeMethods = checkedTable({
   // Isthmus's own (the explorer's node info and dev accounts)
   isthmus_getNodeInfo: isthmus.isthmus_getNodeInfo,
   isthmus_getDevAccounts: isthmus.isthmus_getDevAccounts,
+  isthmus_snapshot: snapshots.isthmus_snapshot,
+  isthmus_revert: snapshots.isthmus_revert,
+  isthmus_getSnapshots: snapshots.isthmus_getSnapshots,
+  isthmus_labelSnapshot: snapshots.isthmus_labelSnapshot,
+  isthmus_deleteSnapshot: snapshots.isthmus_deleteSnapshot,
   // stake, vote and inflation rewards
   getStakeActivation: staking.getStakeActivation,
   getStakeMinimumDelegation: staking.getStakeMinimumDelegation,

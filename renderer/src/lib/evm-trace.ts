@@ -4,12 +4,15 @@
  * the explorer only shows what it answered.
  */
 import type { Connection } from './connection.ts';
+import { decodeLogs, type DecodedEvent } from './evm-events.ts';
 
 export interface TraceLog {
   address: string;
   topics: string[];
   data: string;
   index?: string;
+  /** Set by decodeLogs: the event the node named, null when it knows none. */
+  decoded?: DecodedEvent | null;
 }
 
 /** A frame of geth's callTracer. */
@@ -46,6 +49,13 @@ export interface EvmTrace {
 export async function fetchEvmTrace(c: Connection, hash: string): Promise<EvmTrace> {
   const tree = await c.evm.call<CallFrame>('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]);
   const operations = await c.evm.call<InternalOperation[]>('ots_getInternalOperations', [hash]);
+  const logs: TraceLog[] = [];
+  const collect = (f: CallFrame) => {
+    logs.push(...(f.logs ?? []));
+    for (const child of f.calls ?? []) collect(child);
+  };
+  collect(tree);
+  await decodeLogs(c, logs);
   return { tree, operations };
 }
 

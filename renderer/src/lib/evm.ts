@@ -2,6 +2,7 @@
 import type { Connection } from './connection.ts';
 import { NotYet } from './native.ts';
 import { RpcError, unwrap } from './rpc.ts';
+import { decodeLogs } from './evm-events.ts';
 
 export const EVM_PAGE = 25;
 const toHex = (n: number | bigint) => '0x' + n.toString(16);
@@ -39,6 +40,7 @@ export async function fetchEvmTransaction(c: Connection, hash: string): Promise<
   );
   if (!tx) throw new NotYet('EVM transaction not found (yet). This page keeps looking for it…');
   const block = tx.blockHash ? await c.evm.call<any>('eth_getBlockByHash', [tx.blockHash, false]) : null;
+  if (receipt) await decodeLogs(c, receipt.logs);
   return { tx, receipt, block, latest: Number(BigInt(bn)) };
 }
 
