@@ -34,7 +34,8 @@ describe('Anvil methods with viem test client', () => {
     ledger = tempLedger();
     node = await startTestNode({ mnemonic: WORDS, ledger });
     chain = defineChain({ id: 5705, name: 'Isthmus', nativeCurrency: { name: 'VLX', symbol: 'VLX', decimals: 18 }, rpcUrls: { default: { http: [node.evmRpcUrl] } } });
-    client = createPublicClient({ chain, transport: http(node.evmRpcUrl), pollingInterval: 50 });
+    // No block-number cache: each read after a mine must see the new head.
+    client = createPublicClient({ chain, transport: http(node.evmRpcUrl), pollingInterval: 50, cacheTime: 0 });
     testClient = createTestClient({ chain, mode: 'anvil', transport: http(node.evmRpcUrl) });
   });
   after(async () => {

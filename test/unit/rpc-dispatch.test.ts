@@ -13,6 +13,7 @@ import { createGenesis, genesisHashOf, LAMPORTS_PER_SOL } from '../../node-core/
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
 import { PACKET_DATA_SIZE, serializeMessage, serializeTransaction } from '../../node-core/runtime/wire.ts';
 import type { RpcContext } from '../../node-core/rpc/context.ts';
+import { ChainControlGate } from '../../node-core/rpc/chain-control-gate.ts';
 import { Dispatcher, MAX_BATCH_LENGTH, type MethodTable } from '../../node-core/rpc/dispatcher.ts';
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from '../../node-core/rpc/errors.ts';
 import { accountFilters, matchesFilters, MAX_FILTERS } from '../../node-core/rpc/filters.ts';
@@ -455,7 +456,8 @@ describe('native methods: parameter errors', () => {
     slotMs: 400,
     rootDepth: 2,
   });
-  const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: 'test', featureSet: 1, rpcAddress: '', pubsubAddress: '' };
+  // A loopback gate: chain-control methods check their params like the rest.
+  const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: 'test', featureSet: 1, rpcAddress: '', pubsubAddress: '', chainControl: new ChainControlGate('127.0.0.1') };
   const native = new Dispatcher(nativeMethods, ctx);
   const call = async (method: string, params?: unknown) => JSON.parse((await native.handleBody(JSON.stringify(request(method, params, 'id-1'))))!);
 
