@@ -4,6 +4,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * How long a command may take to start or answer before a test gives up. The waits end on their
+ * condition; this is only the net: with both cores busy the CLI took 10–15 s to start (tsx compiling
+ * the node), so a quarter of a minute failed tests that were right.
+ */
+const CLI_START_TIMEOUT_MS = 60_000;
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin/isthmus.js');
 
@@ -64,7 +71,7 @@ export function runIsthmus(args: string[], opts: { cwd?: string } = {}): NodePro
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitForOutput(re, timeoutMs = 15_000) {
+    waitForOutput(re, timeoutMs = CLI_START_TIMEOUT_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = out.match(re);
@@ -94,14 +101,14 @@ export function runIsthmus(args: string[], opts: { cwd?: string } = {}): NodePro
 /** Runs the command to completion. */
 export async function runToExit(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = runIsthmus(args, opts);
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), opts.timeoutMs ?? CLI_START_TIMEOUT_MS);
   const { code } = await p.exited;
   clearTimeout(timer);
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
 
 /** Waits until the JSON-RPC endpoint answers getHealth. */
-export async function waitForRpc(url: string, child: ChildProcess, timeoutMs = 15_000): Promise<void> {
+export async function waitForRpc(url: string, child: ChildProcess, timeoutMs = CLI_START_TIMEOUT_MS): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`isthmus exited (${child.exitCode ?? child.signalCode}) before its RPC answered`);
