@@ -40,7 +40,7 @@ async function startExplorerNodeOn(extra: string[], opts: { ledger?: string }, [
   const ledger = opts.ledger ?? fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-e2e-'));
   const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), '--slot-ms', '100', '--root-depth', '4', ...extra];
   const proc = runIsthmus(args);
-  const m = await proc.waitForOutput(/Explorer:\s+(\S+)/, 30_000);
+  const m = await proc.waitForOutput(/Explorer:\s+(\S+)/);
   const rpcUrl = `http://127.0.0.1:${rpcPort}`;
   await waitForRpc(rpcUrl, proc.child);
   await proc.waitForOutput(/Press Ctrl-C to stop/);
