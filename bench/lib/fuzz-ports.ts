@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { readKeypairFile } from '../../node-core/keys/keypair.ts';
+import { ensureFreshBundle } from './node-process.ts';
 import { presignTransfers } from './transfers.ts';
 import { caseGenerator, type FuzzCase, type Target, type WsTarget } from './fuzz-requests.ts';
 
@@ -32,6 +33,7 @@ export interface FuzzNode {
 
 /** `isthmus start` with --rpc-port 0 (every port free), its URLs read from the banner. */
 export async function startFuzzNode(extraArgs: string[] = []): Promise<FuzzNode> {
+  await ensureFreshBundle();
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-fuzz-'));
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/isthmus.js'), 'start', '--ledger', ledger, '--rpc-port', '0', '--slot-ms', '100', ...extraArgs], {
     cwd: ROOT,

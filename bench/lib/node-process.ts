@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { buildBundle, freshBundle } from '../../bin/cli-bundle.mjs';
 import { readKeypairFile, type Keypair } from '../../node-core/keys/keypair.ts';
 
 export interface NodeProcess {
@@ -27,7 +28,13 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Benchmarks measure the command users run: the compiled bundle, built first when stale. */
+export async function ensureFreshBundle(): Promise<void> {
+  if (!freshBundle()) await buildBundle();
+}
+
 export async function startNodeProcess(extraArgs: string[] = []): Promise<NodeProcess> {
+  await ensureFreshBundle();
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-'));
   const port = await freePort();
   const evmPort = await freePort();
