@@ -42,11 +42,11 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     await page.fill('[data-snapshot-label]', label);
     await page.click('[data-snapshot-take]');
     await page.waitForSelector('[data-snapshot-taken]');
-    const list = await waitFor(async () => {
+    const list = await waitFor(async (): Promise<SnapshotJson[] | null> => {
       const l = await snapshots();
-      return l.length === before + 1 && l;
+      return l.length === before + 1 ? l : null;
     }, { what: `snapshot "${label}"` });
-    const taken = list.at(-1)!;
+    const taken = list!.at(-1)!;
     assert.equal(taken.label, label);
     await waitFor(async () => ((await page.textContent(`${row(taken.id)} [data-snapshot-label-text]`).catch(() => null)) ?? '') === label, { what: `the row of "${label}"` });
     return taken;

@@ -6,9 +6,8 @@
  * the node's to say, and its error is shown as it answers.
  */
 import { writable } from 'svelte/store';
-import type { Connection } from './connection.ts';
 import { dateTime } from './format.ts';
-import { errorText } from './rpc.ts';
+import { errorText, type RpcClient } from './rpc.ts';
 import { groupDigits } from './units.ts';
 
 /** A snapshot as isthmus_getSnapshots answers it. */
@@ -31,7 +30,12 @@ export interface RevertOutcome {
   discardedSlots: number;
 }
 
-/** What the Control page shows, read in one batch. */
+/** What the calls need of a Connection: the node's JSON-RPC client. */
+export interface ControlSource {
+  rpc: RpcClient;
+}
+
+/** What the Control page shows. */
 export interface ControlView {
   snapshots: SnapshotInfo[];
   clockPaused: boolean;
@@ -101,7 +105,7 @@ export function describeRevert(o: RevertOutcome): string {
   return `Reverted to snapshot ${snapshotName(o.snapshot)} at slot ${groupDigits(o.snapshot.slot)}: ${groupDigits(n)} stored slot${n === 1 ? '' : 's'} discarded`;
 }
 
-export async function fetchControlView(c: Connection): Promise<ControlView> {
+export async function fetchControlView(c: ControlSource): Promise<ControlView> {
   const [snapshots, info, epoch] = await Promise.all([
     c.rpc.call<SnapshotInfo[]>('isthmus_getSnapshots'),
     c.rpc.call<{ clockPaused?: boolean }>('isthmus_getNodeInfo'),
@@ -110,18 +114,18 @@ export async function fetchControlView(c: Connection): Promise<ControlView> {
   return { snapshots, clockPaused: info.clockPaused === true, slot: epoch.absoluteSlot, epoch: epoch.epoch };
 }
 
-export const takeSnapshot = (c: Connection, label: string): Promise<SnapshotInfo> => c.rpc.call('isthmus_snapshot', [labelOrNull(label)]);
-export const labelSnapshot = (c: Connection, id: string, label: string): Promise<SnapshotInfo> => c.rpc.call('isthmus_labelSnapshot', [id, labelOrNull(label)]);
-export const revertToSnapshot = (c: Connection, id: string): Promise<RevertOutcome> => c.rpc.call('isthmus_revert', [id]);
-export const deleteSnapshot = (c: Connection, id: string): Promise<boolean> => c.rpc.call('isthmus_deleteSnapshot', [id]);
+export const takeSnapshot = (c: ControlSource, label: string): Promise<SnapshotInfo> => c.rpc.call('isthmus_snapshot', [labelOrNull(label)]);
+export const labelSnapshot = (c: ControlSource, id: string, label: string): Promise<SnapshotInfo> => c.rpc.call('isthmus_labelSnapshot', [id, labelOrNull(label)]);
+export const revertToSnapshot = (c: ControlSource, id: string): Promise<RevertOutcome> => c.rpc.call('isthmus_revert', [id]);
+export const deleteSnapshot = (c: ControlSource, id: string): Promise<boolean> => c.rpc.call('isthmus_deleteSnapshot', [id]);
 
 export interface EpochInfo {
   absoluteSlot: number;
   epoch: number;
 }
-export const pauseClock = (c: Connection): Promise<EpochInfo> => c.rpc.call('surfnet_pauseClock', []);
-export const resumeClock = (c: Connection): Promise<EpochInfo> => c.rpc.call('surfnet_resumeClock', []);
-export const timeTravel = (c: Connection, config: TimeTravelConfig): Promise<EpochInfo> => c.rpc.call('surfnet_timeTravel', [config]);
+export const pauseClock = (c: ControlSource): Promise<EpochInfo> => c.rpc.call('surfnet_pauseClock', []);
+export const resumeClock = (c: ControlSource): Promise<EpochInfo> => c.rpc.call('surfnet_resumeClock', []);
+export const timeTravel = (c: ControlSource, config: TimeTravelConfig): Promise<EpochInfo> => c.rpc.call('surfnet_timeTravel', [config]);
 
 /**
  * The outcome of the page's last revert. A revert makes the explorer reload the page shown (see
