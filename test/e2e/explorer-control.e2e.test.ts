@@ -45,10 +45,10 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     const list = await waitFor(async (): Promise<SnapshotJson[] | null> => {
       const l = await snapshots();
       return l.length === before + 1 ? l : null;
-    }, { what: `snapshot "${label}"` });
+    }, { timeoutMs: 30_000, what: `snapshot "${label}"` });
     const taken = list!.at(-1)!;
     assert.equal(taken.label, label);
-    await waitFor(async () => ((await page.textContent(`${row(taken.id)} [data-snapshot-label-text]`).catch(() => null)) ?? '') === label, { what: `the row of "${label}"` });
+    await waitFor(async () => ((await page.textContent(`${row(taken.id)} [data-snapshot-label-text]`).catch(() => null)) ?? '') === label, { timeoutMs: 30_000, what: `the row of "${label}"` });
     return taken;
   }
 
@@ -62,6 +62,8 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     browser = await launchBrowser();
     node = await startExplorerNode();
     page = await newPage(browser);
+    // Both cores may be busy: the waits end on their condition, so a long limit costs nothing.
+    page.setDefaultTimeout(30_000);
     await page.goto(`${node.explorerUrl}control`);
     await waitForPage(page, 'control');
   });
@@ -78,7 +80,7 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     const first = await takeSnapshot('first');
     const recipient = Keypair.generate().publicKey.toBase58();
     const signature: string = await call('requestAirdrop', [recipient, 1_000_000_000]);
-    await waitFor(async () => (await call('getSignatureStatuses', [[signature]])).value[0]?.confirmationStatus === 'confirmed', { what: 'the airdrop confirmed' });
+    await waitFor(async () => (await call('getSignatureStatuses', [[signature]])).value[0]?.confirmationStatus === 'confirmed', { timeoutMs: 30_000, what: 'the airdrop confirmed' });
     const second = await takeSnapshot('second');
     assert.ok(second.slot > first.slot);
     assert.equal(await rowCount(), 2);
@@ -90,15 +92,15 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     await page.click(`${row(second.id)} [data-relabel]`);
     await page.fill(`${row(second.id)} [data-relabel-input]`, 'second, relabelled');
     await page.click(`${row(second.id)} [data-relabel-save]`);
-    await waitFor(async () => (await page.textContent(`${row(second.id)} [data-snapshot-label-text]`).catch(() => null)) === 'second, relabelled', { what: 'the new label on the page' });
+    await waitFor(async () => (await page.textContent(`${row(second.id)} [data-snapshot-label-text]`).catch(() => null)) === 'second, relabelled', { timeoutMs: 30_000, what: 'the new label on the page' });
     assert.equal((await snapshots()).find((s) => s.id === second.id)?.label, 'second, relabelled');
 
     // Paused: the slot stays where it is while the page's views refresh (each a round trip after the pause).
     await setClock('paused');
     const pausedAt = await processedSlot();
     assert.ok(pausedAt > second.slot);
-    await waitFor(async () => (await statusNumber(page, 'data-slot')) === pausedAt, { what: 'the status bar at the paused slot' });
-    await waitFor(async () => Number(await page.getAttribute('[data-control-slot]', 'data-control-slot')) === pausedAt, { what: 'the page at the paused slot' });
+    await waitFor(async () => (await statusNumber(page, 'data-slot')) === pausedAt, { timeoutMs: 30_000, what: 'the status bar at the paused slot' });
+    await waitFor(async () => Number(await page.getAttribute('[data-control-slot]', 'data-control-slot')) === pausedAt, { timeoutMs: 30_000, what: 'the page at the paused slot' });
     assert.equal(await processedSlot(), pausedAt);
     await screenshot(page, 'control-paused');
 
@@ -119,7 +121,7 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     assert.deepEqual(statuses.result.value, [null]);
     assert.deepEqual(list.result, [], 'a revert deletes the snapshot it returns to and every later one');
     // The explorer follows: the status bar's slot goes back, the page lists no snapshots.
-    await waitFor(async () => (await statusNumber(page, 'data-slot')) === slot.result, { what: 'the status bar back at the reverted slot' });
+    await waitFor(async () => (await statusNumber(page, 'data-slot')) === slot.result, { timeoutMs: 30_000, what: 'the status bar back at the reverted slot' });
     await page.waitForSelector('[data-no-snapshots]');
     await waitForPage(page, 'control');
     await screenshot(page, 'control-reverted');
@@ -127,8 +129,8 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     const reverted = slot.result as number;
     assert.equal(await clockPaused(), true);
     await setClock('running');
-    await waitFor(async () => (await processedSlot()) > reverted + 2, { what: 'slots after the resume' });
-    await waitFor(async () => (await statusNumber(page, 'data-slot')) > reverted + 2, { what: 'the status bar moving on' });
+    await waitFor(async () => (await processedSlot()) > reverted + 2, { timeoutMs: 30_000, what: 'slots after the resume' });
+    await waitFor(async () => (await statusNumber(page, 'data-slot')) > reverted + 2, { timeoutMs: 30_000, what: 'the status bar moving on' });
 
     const doomed = await takeSnapshot('to delete');
     await page.click(`${row(doomed.id)} [data-delete]`);
@@ -142,11 +144,11 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     const before = await processedSlot();
     await page.fill('[data-revert-id]', 'abc');
     await page.click('[data-revert-id-submit]');
-    await waitFor(async () => /"abc" is not a snapshot id/.test((await page.textContent('[data-revert-id-error]').catch(() => null)) ?? ''), { what: 'the input error' });
+    await waitFor(async () => /"abc" is not a snapshot id/.test((await page.textContent('[data-revert-id-error]').catch(() => null)) ?? ''), { timeoutMs: 30_000, what: 'the input error' });
     await page.fill('[data-revert-id]', '0x63');
     await page.click('[data-revert-id-submit]');
     await page.click('[data-revert-id-confirm]');
-    await waitFor(async () => /snapshot 0x63 does not exist.*-32602/.test((await page.textContent('[data-revert-id-error]').catch(() => null)) ?? ''), { what: "the node's error" });
+    await waitFor(async () => /snapshot 0x63 does not exist.*-32602/.test((await page.textContent('[data-revert-id-error]').catch(() => null)) ?? ''), { timeoutMs: 30_000, what: "the node's error" });
     assert.deepEqual((await snapshots()).map((s) => s.id), [kept.id]);
     assert.ok((await processedSlot()) >= before, 'the chain did not go back');
     await screenshot(page, 'control-unknown-id');
@@ -170,18 +172,18 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     await page.selectOption('[data-travel-kind]', 'timestamp');
     await page.fill('[data-travel-value]', '1000000000');
     await page.click('[data-travel-submit]');
-    await waitFor(async () => /forward only/.test((await page.textContent('[data-travel-error]').catch(() => null)) ?? ''), { what: "the node's error for a past time" });
+    await waitFor(async () => /forward only/.test((await page.textContent('[data-travel-error]').catch(() => null)) ?? ''), { timeoutMs: 30_000, what: "the node's error for a past time" });
     const pastDate = '2002-01-02T03:04:05';
     const pastMs = await page.evaluate((d) => new Date(d).getTime(), pastDate);
     await page.selectOption('[data-travel-kind]', 'date');
     await page.fill('[data-travel-value]', pastDate);
     await page.click('[data-travel-submit]');
-    await waitFor(async () => new RegExp(`timestamp ${pastMs} ms is not after the current time`).test((await page.textContent('[data-travel-error]').catch(() => null)) ?? ''), { what: "the node's error for a past date" });
+    await waitFor(async () => new RegExp(`timestamp ${pastMs} ms is not after the current time`).test((await page.textContent('[data-travel-error]').catch(() => null)) ?? ''), { timeoutMs: 30_000, what: "the node's error for a past date" });
     assert.equal(await processedSlot(), slotBefore);
     assert.deepEqual(await call('getAccountInfo', ['SysvarC1ock11111111111111111111111111111111', { encoding: 'base64', commitment: 'processed' }]), clockBefore);
     await screenshot(page, 'control-time-travel');
     await setClock('running');
-    await waitFor(async () => (await processedSlot()) > slotBefore, { what: 'slots after the resume' });
+    await waitFor(async () => (await processedSlot()) > slotBefore, { timeoutMs: 30_000, what: 'slots after the resume' });
     assert.deepEqual(page.errors, []);
   });
 
@@ -189,6 +191,7 @@ describe('explorer: the Control page', { timeout: 300_000 }, () => {
     const open = await startExplorerNode(['--bind-address', '0.0.0.0']);
     try {
       const other = await newPage(browser);
+      other.setDefaultTimeout(30_000);
       await other.goto(`${open.explorerUrl.replace('0.0.0.0', '127.0.0.1')}control`);
       await waitForPage(other, 'control');
       assert.equal((await rpc(open.rpcUrl, 'isthmus_getNodeInfo')).result.chainControlAllowed, false);
