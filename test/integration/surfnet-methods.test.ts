@@ -42,8 +42,10 @@ describe('Surfpool cheatcodes with web3.js', () => {
   });
 
   test('pause: no slot while paused, an edit waits in the working bank with getSupply following it; resume: it lands', async () => {
+    assert.equal((await rpc(node.rpcUrl, 'isthmus_getNodeInfo')).result.clockPaused, false);
     const info = await cheat('surfnet_pauseClock', []);
     assert.equal(typeof info.absoluteSlot, 'number');
+    assert.equal((await rpc(node.rpcUrl, 'isthmus_getNodeInfo')).result.clockPaused, true);
     const target = Keypair.generate().publicKey;
     const slot = await conn.getSlot('processed');
     const supply = (await conn.getSupply({ commitment: 'processed' })).value.total;
@@ -57,6 +59,7 @@ describe('Surfpool cheatcodes with web3.js', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(await conn.getSlot('processed'), slot);
     await cheat('surfnet_resumeClock', []);
+    assert.equal((await rpc(node.rpcUrl, 'isthmus_getNodeInfo')).result.clockPaused, false);
     await waitFor(async () => (await conn.getBalance(target, 'confirmed')) === 5_000_000_000, { what: 'the edit in a confirmed slot' });
     const account = (await conn.getAccountInfo(target))!;
     assert.equal(Buffer.from(account.data).toString('hex'), 'deadbeef');

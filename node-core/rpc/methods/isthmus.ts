@@ -46,6 +46,8 @@ export interface NodeInfoJson {
   devAccountsAvailable: boolean;
   /** Whether the chain-control methods (state edits, time, mining, snapshots) answer: a loopback bind or --allow-chain-control. */
   chainControlAllowed: boolean;
+  /** Whether slot production is paused (surfnet_pauseClock) until surfnet_resumeClock. */
+  clockPaused: boolean;
   /** The engine that runs deployed sBPF programs, or why there is none on this platform. */
   sbfEngine: { available: boolean; detail: string };
   /** The ledger: the bytes its folder takes on disk now, the slots of history it keeps (null: all), its oldest slot. */
@@ -76,6 +78,7 @@ export const isthmus_getNodeInfo = method([], async (_, ctx): Promise<NodeInfoJs
     weiPerLamport: WEI_PER_LAMPORT.toString(),
     devAccountsAvailable: isLoopback(i.bindAddress),
     chainControlAllowed: ctx.chainControl?.allowed ?? false,
+    clockPaused: ctx.chain.clockPaused,
     sbfEngine: { available: sbfEngineAvailability().available, detail: sbfEngineStatus() },
     ledger: { diskBytes, limitLedgerSize: i.limitLedgerSize, firstAvailableSlot: ctx.chain.firstAvailableSlot },
   };

@@ -19,6 +19,7 @@ export type Route =
   | { page: 'supply' }
   | { page: 'bridge' }
   | { page: 'networks' }
+  | { page: 'control' }
   | { page: 'not-found'; path: string };
 
 export function matchRoute(path: string): Route {
@@ -39,6 +40,7 @@ export function matchRoute(path: string): Route {
   if (p === '/supply') return { page: 'supply' };
   if (p === '/bridge') return { page: 'bridge' };
   if (p === '/networks') return { page: 'networks' };
+  if (p === '/control') return { page: 'control' };
   return { page: 'not-found', path };
 }
 

@@ -6,6 +6,7 @@
 import { get, writable } from 'svelte/store';
 import { connection, refreshInfo, type Connection, type LedgerInfo } from './connection.ts';
 import { RpcError, errorText } from './rpc.ts';
+import { SlotFollower } from './slot-follower.ts';
 
 export interface ChainStatus {
   slot: number | null;
@@ -26,6 +27,9 @@ const empty = (): ChainStatus => ({ slot: null, confirmed: null, finalized: null
 
 export const status = writable<ChainStatus>(empty());
 
+/** How many times the chain was seen to go back (a revert): pages keyed on it reload what they show. */
+export const rewinds = writable(0);
+
 const POLL_MS = 1_000;
 
 async function health(c: Connection): Promise<string> {
@@ -37,7 +41,8 @@ async function health(c: Connection): Promise<string> {
   }
 }
 
-async function poll(c: Connection): Promise<void> {
+async function poll(c: Connection, follower: SlotFollower): Promise<void> {
+  const askedAt = follower.rewinds;
   const calls: [string, unknown[]][] = [
     ['getSlot', [{ commitment: 'processed' }]],
     ['getSlot', [{ commitment: 'confirmed' }]],
@@ -60,7 +65,8 @@ async function poll(c: Connection): Promise<void> {
     const [slot, confirmed, finalized, epoch, info] = native as unknown[];
     if (slot instanceof RpcError) next.error = errorText(slot);
     else {
-      next.slot = Math.max(slot as number, prev.slot ?? 0);
+      follower.polled(slot as number, askedAt);
+      next.slot = follower.slot;
       if (!(confirmed instanceof Error)) next.confirmed = confirmed as number;
       if (!(finalized instanceof Error)) next.finalized = finalized as number;
       if (!(epoch instanceof Error)) next.epoch = epoch as ChainStatus['epoch'];
@@ -74,24 +80,33 @@ async function poll(c: Connection): Promise<void> {
   }
   if (!next.genesisHash && !next.error) next.genesisHash = c.info?.genesisHash ?? ((await c.rpc.call<string>('getGenesisHash').catch(() => null)) as string | null);
   status.set(next);
+  publishRewinds(follower);
   if (!next.error && !c.info) void refreshInfo();
+}
+
+function publishRewinds(follower: SlotFollower): void {
+  if (get(rewinds) !== follower.rewinds) rewinds.set(follower.rewinds);
 }
 
 /** Starts polling for this connection; returns the stop. */
 export function watchStatus(c: Connection): () => void {
   let stopped = false;
+  const follower = new SlotFollower();
+  rewinds.set(0);
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (get(status).genesisHash !== c.info?.genesisHash) status.set(empty());
   const loop = async () => {
     try {
-      await poll(c);
+      await poll(c, follower);
     } finally {
       if (!stopped) timer = setTimeout(loop, POLL_MS);
     }
   };
   void loop();
   const unsubscribe = c.pubsub.subscribe('slotSubscribe', [], (r: { slot: number }) => {
-    status.update((s) => (s.slot === null || r.slot > s.slot ? { ...s, slot: r.slot } : s));
+    follower.pushed(r.slot);
+    status.update((s) => (s.slot === follower.slot ? s : { ...s, slot: follower.slot }));
+    publishRewinds(follower);
   });
   return () => {
     stopped = true;
