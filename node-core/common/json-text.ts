@@ -51,15 +51,33 @@ export class JsonBytesWriter {
     for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
     const end = this.pos + digits;
     let pos = end;
-    for (let x = v; pos > this.pos; x = Math.floor(x / 10)) buf[--pos] = 48 + (x % 10);
+    let x = v;
+    // Above 2^31 the division by 10 needs Math.floor; below, | 0 truncates (most numbers are there).
+    for (; x >= 0x80000000; x = Math.floor(x / 10)) buf[--pos] = 48 + (x % 10);
+    for (; pos > this.pos; x = (x / 10) | 0) buf[--pos] = 48 + (x % 10);
     this.pos = end;
   }
 
-  /** Bytes `start` to `end` of `src`, as they are. */
-  copy(src: Buffer, start: number, end: number): void {
-    const n = end - start;
+  /** Where the next byte goes: the chunk (counted from 0) and the offset in it. */
+  get chunk(): number {
+    return this.chunks.length;
+  }
+
+  get offset(): number {
+    return this.pos;
+  }
+
+  /** Makes sure the next `n` bytes go into the current chunk. */
+  reserve(n: number): void {
     if (this.pos + n > this.buf.length) this.next(n);
-    this.pos += src.copy(this.buf, this.pos, start, end);
+  }
+
+  /** Writes again bytes `start` to `end` of the current chunk (one copy within the chunk, the cheapest there is). */
+  repeat(start: number, end: number): void {
+    const n = end - start;
+    if (this.pos + n > this.buf.length) throw new RangeError('repeat: no room left in the chunk (reserve first)');
+    this.buf.copyWithin(this.pos, start, end);
+    this.pos += n;
   }
 
   /** The text written; the writer is done with. */

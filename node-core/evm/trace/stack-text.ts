@@ -1,7 +1,8 @@
 /**
- * The struct logger's stack as JSON text (`"0x80","0x40"`), step after step. Between two steps most
- * of the stack is unchanged (an opcode pops and pushes a few words at the top), so the text of the
- * unchanged bottom stays in place and only the words above it are written again.
+ * The struct logger's `stack` member as JSON text, step after step. Between two steps most of the
+ * stack is unchanged (an opcode pops and pushes a few words at the top), so the text of the
+ * unchanged bottom is copied from the previous entry's, already in the output, and only the words
+ * above it are written.
  */
 import type { JsonBytesWriter } from '../../common/json-text.ts';
 
@@ -18,41 +19,61 @@ export function wordHex(v: bigint): string {
   return `0x${v.toString(16)}`;
 }
 
-/** The EVM's stack limit, and the longest text of a word: a comma, quotes, 0x and 64 digits. */
+/** The EVM's stack limit. */
 const MAX_WORDS = 1024;
-const MAX_WORD_TEXT = 69;
 
 export class StackText {
   private readonly words: bigint[] = [];
-  /** ends[i]: where word i's text ends in `text`. */
-  private readonly ends = new Uint32Array(MAX_WORDS + 1);
-  private readonly text = Buffer.allocUnsafe(MAX_WORDS * MAX_WORD_TEXT);
+  private readonly hex: string[] = [];
+  /** ends[i]: the length of the text of words 0..i (`"0x80","0x40"`). */
+  private readonly ends = new Uint32Array(MAX_WORDS);
   private length = 0;
+  /** How many bottom words the stack shares with the one written last. */
+  private same = 0;
+  /** Where the text of the stack written last begins in the output (chunk -1: nowhere to copy from). */
+  private lastChunk = -1;
+  private lastStart = 0;
 
   /** The stack is now the first `length` words of `store`, bottom first. */
   update(store: readonly bigint[], length: number): void {
-    const { words, ends, text } = this;
+    const { words, hex, ends } = this;
     const max = Math.min(length, this.length);
     let same = 0;
     while (same < max && store[same] === words[same]) same++;
-    let pos = same > 0 ? ends[same - 1]! : 0;
     for (let i = same; i < length; i++) {
       const v = store[i]!;
       words[i] = v;
-      const hex = wordHex(v);
-      if (i > 0) text[pos++] = 0x2c;
-      text[pos++] = 0x22;
-      for (let j = 0; j < hex.length; j++) text[pos++] = hex.charCodeAt(j);
-      text[pos++] = 0x22;
-      ends[i] = pos;
+      const h = (hex[i] = wordHex(v));
+      ends[i] = (i > 0 ? ends[i - 1]! + 1 : 0) + h.length + 2;
     }
     this.length = length;
+    this.same = same;
   }
 
   /** `,"stack":[…]` of the stack as last updated. */
   writeMember(out: JsonBytesWriter): void {
     out.ascii(',"stack":[');
-    if (this.length > 0) out.copy(this.text, 0, this.ends[this.length - 1]!);
+    const length = this.length;
+    if (length === 0) {
+      out.ascii(']');
+      this.lastChunk = -1;
+      return;
+    }
+    out.reserve(this.ends[length - 1]! + 1);
+    const chunk = out.chunk;
+    const start = out.offset;
+    let i = 0;
+    if (this.same > 0 && this.lastChunk === chunk) {
+      out.repeat(this.lastStart, this.lastStart + this.ends[this.same - 1]!);
+      i = this.same;
+    }
+    for (; i < length; i++) {
+      out.ascii(i > 0 ? ',"' : '"');
+      out.ascii(this.hex[i]!);
+      out.ascii('"');
+    }
     out.ascii(']');
+    this.lastChunk = chunk;
+    this.lastStart = start;
   }
 }
