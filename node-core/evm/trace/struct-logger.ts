@@ -33,6 +33,10 @@ const EMPTY = new Uint8Array(0);
 const opTexts = new Map<string, string>();
 const opText = (op: string): string => opTexts.get(op) ?? (opTexts.set(op, `,"op":${JSON.stringify(op)},"gas":`), opTexts.get(op)!);
 
+/** `,"depth":D,"refund":` per depth. */
+const depthTexts: string[] = [];
+const depthText = (depth: number): string => (depthTexts[depth] ??= `,"depth":${depth},"refund":`);
+
 /** The storage member: the slots seen so far, in the order they were first seen (as an object keeps its keys). */
 function storageMember(slots: Map<string, string>): string {
   let out = '';
@@ -134,9 +138,7 @@ export class StructLogger {
     out.uint(this.heldGas);
     out.ascii(',"gasCost":');
     out.uint(this.heldCost);
-    out.ascii(',"depth":');
-    out.uint(this.heldDepth);
-    out.ascii(',"refund":');
+    out.ascii(depthText(this.heldDepth));
     out.uint(this.heldRefund);
     if (!this.config.disableStack) this.stack.writeMember(out);
     if (this.heldRest) out.ascii(this.heldRest);
