@@ -267,6 +267,8 @@ describe('EVM tracing: the node against Anvil', () => {
       assert.deepEqual(await call(node.evmRpcUrl, 'ots_getInternalOperations', [deposit.hash]), [{ type: 0, from: BRIDGE_ADDRESS, to: receiver, value: `0x${parseEther('1.5').toString(16)}` }]);
       const pre = await call(node.evmRpcUrl, 'debug_traceTransaction', [deposit.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
       assert.equal(pre.post[receiver].balance, `0x${parseEther('1.5').toString(16)}`);
+      // The struct logger: a deposit runs no code.
+      assert.deepEqual(await call(node.evmRpcUrl, 'debug_traceTransaction', [deposit.hash, {}]), { gas: 0, failed: false, returnValue: '0x', structLogs: [] });
 
       // A later transaction of the same block replays on top of the deposit: trace one from the receiver's funds.
       const alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'), provider);

@@ -161,7 +161,7 @@ const debug_traceTransaction: Method = async (p, ctx) => {
 };
 
 /** debug_traceBlock*'s list; a result written ahead as JSON text (the struct logger's) goes in as its pieces. */
-function blockTraces(out: Array<{ txHash: string; result: unknown }>): unknown {
+export function blockTraces(out: Array<{ txHash: string; result: unknown }>): unknown {
   if (!out.some((o) => o.result instanceof JsonText)) return out;
   const pieces: JsonPiece[] = ['['];
   out.forEach((o, i) => {
