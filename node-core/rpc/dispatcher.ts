@@ -2,7 +2,8 @@
  * JSON-RPC 2.0 over a request body: single requests, batches, notifications, and the standard
  * error codes. Ids are echoed exactly as sent (web3.js sends string ids and rejects anything else).
  */
-import { toRpcJson } from './json.ts';
+import { joinPieces, type JsonPiece } from '../common/json-text.ts';
+import { batchText, responseText } from './json.ts';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, methodNotFound } from './errors.ts';
 
 /** What a method may know of the HTTP request that carried it (absent over PubSub and in tests). */
@@ -51,6 +52,12 @@ export class Dispatcher<C> {
 
   /** Answers a raw body; null when nothing is to be sent back (only notifications). */
   async handleBody(body: string, request?: RequestInfo): Promise<string | null> {
+    const text = await this.handleBodyInPieces(body, request);
+    return Array.isArray(text) ? joinPieces(text) : text;
+  }
+
+  /** As handleBody, but a large answer written ahead as JSON text (JsonText) comes as its pieces, to be written in order. */
+  async handleBodyInPieces(body: string, request?: RequestInfo): Promise<string | JsonPiece[] | null> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -64,10 +71,10 @@ export class Dispatcher<C> {
       }
       const answers = await Promise.all(parsed.map((r) => this.handleOne(r, request)));
       const present = answers.filter((a) => a !== null);
-      return present.length ? toRpcJson(present) : null;
+      return present.length ? batchText(present) : null;
     }
     const answer = await this.handleOne(parsed, request);
-    return answer === null ? null : toRpcJson(answer);
+    return answer === null ? null : responseText(answer);
   }
 
   /** One request object → response object, or null for a notification. */

@@ -11,10 +11,11 @@ import { forbiddenHostMessage, hostAllowed } from './host-check.ts';
 export const MAX_REQUEST_BODY_SIZE = 50 * 1024;
 
 /**
- * A JSON-RPC body in, the response text out (null: nothing to send, the body held only notifications);
- * `origin` is the browser's Origin header, set when a web page made the request.
+ * A JSON-RPC body in, the response text out, whole or in pieces (strings or UTF-8 bytes) to be
+ * written in order, so a large answer is never joined into one string; null: nothing to send, the
+ * body held only notifications. `origin` is the browser's Origin header, set when a web page made the request.
  */
-export type AnswerBody = (body: string, request?: { origin?: string }) => Promise<string | null>;
+export type AnswerBody = (body: string, request?: { origin?: string }) => Promise<string | readonly (string | Uint8Array)[] | null>;
 
 export interface HttpHandlers {
   answer: AnswerBody;
@@ -33,6 +34,14 @@ function send(res: http.ServerResponse, status: number, body: string, contentTyp
   // Raw header pairs: no header object to copy and validate on the hot path.
   res.writeHead(status, [ALLOW_ORIGIN, '*', 'content-type', contentType, 'content-length', String(Buffer.byteLength(body))]);
   res.end(body);
+}
+
+function sendPieces(res: http.ServerResponse, pieces: readonly (string | Uint8Array)[]): void {
+  let length = 0;
+  for (const p of pieces) length += Buffer.byteLength(p);
+  res.writeHead(200, [ALLOW_ORIGIN, '*', 'content-type', 'application/json', 'content-length', String(length)]);
+  for (const p of pieces) res.write(p);
+  res.end();
 }
 
 const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -77,7 +86,8 @@ export function createHttpServer(h: HttpHandlers): http.Server {
           if (answer === null) {
             res.writeHead(204, { [ALLOW_ORIGIN]: '*' });
             res.end();
-          } else send(res, 200, answer);
+          } else if (typeof answer === 'string') send(res, 200, answer);
+          else sendPieces(res, answer);
         },
         (e) => {
           console.error('isthmus: request failed:', e);

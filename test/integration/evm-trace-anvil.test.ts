@@ -15,12 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Interface, JsonRpcProvider, Wallet, parseEther, type TransactionReceipt } from 'ethers';
+import WebSocket from 'ws';
 import { BRIDGE_ADDRESS } from '../../node-core/evm/constants.ts';
 import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
 import { writeKeypairFile } from '../../node-core/keys/keypair.ts';
 import { runToExit } from '../helpers/cli-process.ts';
 import { compileFixture, foundryBinary, startAnvil, type RunningAnvil } from '../helpers/evm.ts';
-import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
+import { rpc, rpcBatch, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 const GAS_PRICE = 3_000_000_000n;
@@ -135,6 +136,29 @@ describe('EVM tracing: the node against Anvil', () => {
     });
   }
 
+  // The struct logger's answer is JSON text written while the run steps; wherever it is put, it is the same answer.
+  test('the struct logger with default options equals Anvil\'s, and is the same answer in a block trace, a batch and over WebSocket', { skip: NO_ANVIL }, async () => {
+    const hash = ours.hashes.run!;
+    const [alone, anvils] = await Promise.all(sides.map((s) => call(s.url, 'debug_traceTransaction', [s.hashes.run, {}])));
+    assert.ok(alone.structLogs.length > 100 && alone.structLogs.some((l: any) => l.storage));
+    assert.deepEqual(alone, anvils);
+    const block = await call(ours.url, 'debug_traceBlockByNumber', [`0x${ours.receipts.run!.blockNumber.toString(16)}`, {}]);
+    assert.deepEqual(block.find((t: any) => t.txHash === hash).result, alone);
+    for (const t of block) assert.deepEqual(t.result, await call(ours.url, 'debug_traceTransaction', [t.txHash, {}]), t.txHash);
+    const [traced, chainId] = await rpcBatch(ours.url, [['debug_traceTransaction', [hash, {}]], ['eth_chainId', []]]);
+    assert.deepEqual(traced.result, alone);
+    assert.equal(chainId.result, await call(ours.url, 'eth_chainId', []));
+    const ws = new WebSocket(ours.url.replace('http://', 'ws://'));
+    try {
+      await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+      const answer = new Promise<any>((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()))));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'debug_traceTransaction', params: [hash, {}] }));
+      assert.deepEqual(await answer, { jsonrpc: '2.0', id: 7, result: alone });
+    } finally {
+      ws.close();
+    }
+  });
+
   test('callTracer with onlyTopCall, and debug_traceCall, equal Anvil\'s', { skip: NO_ANVIL }, async () => {
     const cfg = { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } };
     const [a, b] = await Promise.all(sides.map((s) => call(s.url, 'debug_traceTransaction', [s.hashes.run, cfg])));
@@ -243,6 +267,8 @@ describe('EVM tracing: the node against Anvil', () => {
       assert.deepEqual(await call(node.evmRpcUrl, 'ots_getInternalOperations', [deposit.hash]), [{ type: 0, from: BRIDGE_ADDRESS, to: receiver, value: `0x${parseEther('1.5').toString(16)}` }]);
       const pre = await call(node.evmRpcUrl, 'debug_traceTransaction', [deposit.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
       assert.equal(pre.post[receiver].balance, `0x${parseEther('1.5').toString(16)}`);
+      // The struct logger: a deposit runs no code.
+      assert.deepEqual(await call(node.evmRpcUrl, 'debug_traceTransaction', [deposit.hash, {}]), { gas: 0, failed: false, returnValue: '0x', structLogs: [] });
 
       // A later transaction of the same block replays on top of the deposit: trace one from the receiver's funds.
       const alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'), provider);

@@ -1,7 +1,8 @@
 /** debug_trace*'s options as geth reads them (tracer names, tracerConfig types, logger flags), and callTracer's frame shape. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { callFrameJson, traceConfig } from '../../node-core/rpc/eth/debug.ts';
+import { blockTraces, callFrameJson, traceConfig } from '../../node-core/rpc/eth/debug.ts';
+import { JsonText, joinPieces } from '../../node-core/common/json-text.ts';
 import type { CallFrame } from '../../node-core/evm/trace/call-frames.ts';
 import { encodeRevertReason } from '../../node-core/evm/revert.ts';
 
@@ -55,5 +56,21 @@ describe("callTracer's frame", () => {
     assert.equal(callFrameJson(frame({ calls: [reverted] }), { onlyTopCall: true }).calls, undefined);
     assert.deepEqual(callFrameJson(frame({ error: 'out of gas', output: new Uint8Array([9]) })).error, 'out of gas');
     assert.equal(callFrameJson(frame({ error: 'out of gas', output: new Uint8Array([9]) })).output, undefined);
+  });
+});
+
+describe('a block trace', () => {
+  test('entries written as JSON text and plain ones (a deposit\'s) make the list JSON.stringify would write', () => {
+    const written = { gas: 21, failed: false, returnValue: '0x', structLogs: [{ pc: 0, op: 'STOP', gas: 5, gasCost: 0, depth: 1, refund: 0, stack: [] }] };
+    const deposit = { gas: 0, failed: false, returnValue: '0x', structLogs: [] };
+    const text = JSON.stringify(written);
+    const out = blockTraces([
+      { txHash: '0xaa', result: deposit },
+      { txHash: '0xbb', result: new JsonText([text.slice(0, 10), Buffer.from(text.slice(10))]) },
+    ]);
+    assert.ok(out instanceof JsonText);
+    assert.equal(joinPieces(out.pieces), JSON.stringify([{ txHash: '0xaa', result: deposit }, { txHash: '0xbb', result: written }]));
+    const plain = [{ txHash: '0xaa', result: deposit }];
+    assert.equal(blockTraces(plain), plain);
   });
 });

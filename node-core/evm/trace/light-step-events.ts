@@ -26,7 +26,7 @@ interface RunState {
   opCode: number;
   programCounter: number;
   gasRefund: bigint;
-  stack: { getStack(): bigint[] };
+  stack: { getStack(): bigint[]; _store: bigint[]; _len: number };
   memory: { _store: Uint8Array };
   stateManager: InterpreterStep['stateManager'];
 }
@@ -78,9 +78,25 @@ class StepEvent {
     return this.rs.stack.getStack();
   }
 
+  /** The stack without a copy: the live store, whose first `stackLength` entries are the stack (bottom first). */
+  get stackStore(): readonly bigint[] {
+    return this.rs.stack._store;
+  }
+
+  get stackLength(): number {
+    return this.rs.stack._len;
+  }
+
   get memory(): Uint8Array {
     return this.rs.memory._store.subarray(0, Number(this.memoryWordCount) * 32);
   }
+}
+
+/** A step's stack, bottom first, as its first `length` entries of `store`: no copy when the event is a light one. */
+export function stackOf(e: InterpreterStep): { store: readonly bigint[]; length: number } {
+  if (e instanceof StepEvent) return { store: e.stackStore, length: e.stackLength };
+  const stack = e.stack;
+  return { store: stack, length: stack.length };
 }
 
 let installed: Promise<boolean> | null = null;

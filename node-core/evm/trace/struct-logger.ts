@@ -2,11 +2,18 @@
  * geth's default tracer, the struct logger: one entry per executed opcode with pc, op, gas left,
  * the opcode's cost (for calls: with the gas handed to the callee), depth from 1, and by option
  * the stack, memory, the storage slots the contract touched, and the last call's return data.
+ *
+ * A million gas is some 260,000 entries and 80 MB of JSON, so the entries are written as JSON text
+ * while the run steps (no object per entry, no stringify of a huge tree). An entry is held until
+ * the next step, because a call's cost learns the gas it handed on when the callee starts.
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { bytesToHex } from '@ethereumjs/util';
 import type { RunTxResult } from '@ethereumjs/vm';
+import { JsonBytesWriter, JsonText } from '../../common/json-text.ts';
 import type { EvmListeners } from '../machine.ts';
+import { stackOf } from './light-step-events.ts';
+import { StackText } from './stack-text.ts';
 
 export interface StructLoggerConfig {
   enableMemory?: boolean;
@@ -17,86 +24,132 @@ export interface StructLoggerConfig {
   limit?: number;
 }
 
-export interface StructLog {
-  pc: number;
-  op: string;
-  gas: number;
-  gasCost: number;
-  depth: number;
-  stack?: string[];
-  memory?: string[];
-  storage?: Record<string, string>;
-  returnData?: string;
-  /** The refund counter (Anvil writes it at every step, geth when not 0). */
-  refund: number;
-  error?: string;
-}
-
 const hex64 = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
 const HANDS_ON_GAS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
 const CALL_STIPEND = 2300;
+const EMPTY = new Uint8Array(0);
+
+/** `,"op":"NAME","gas":` per opcode name. */
+const opTexts = new Map<string, string>();
+const opText = (op: string): string => opTexts.get(op) ?? (opTexts.set(op, `,"op":${JSON.stringify(op)},"gas":`), opTexts.get(op)!);
+
+/** `,"depth":D,"refund":` per depth. */
+const depthTexts: string[] = [];
+const depthText = (depth: number): string => (depthTexts[depth] ??= `,"depth":${depth},"refund":`);
+
+/** The storage member: the slots seen so far, in the order they were first seen (as an object keeps its keys). */
+function storageMember(slots: Map<string, string>): string {
+  let out = '';
+  for (const [k, v] of slots) out += `${out ? ',' : ''}"${k}":"${v}"`;
+  return `,"storage":{${out}}`;
+}
+
+function memoryMember(memory: Uint8Array): string {
+  const hex = Buffer.from(memory.buffer, memory.byteOffset, memory.length).toString('hex');
+  const words: string[] = [];
+  for (let i = 0; i < hex.length; i += 64) words.push(`"0x${hex.slice(i, i + 64).padEnd(64, '0')}"`);
+  return `,"memory":[${words.join(',')}]`;
+}
 
 export class StructLogger {
-  readonly logs: StructLog[] = [];
+  private readonly out = new JsonBytesWriter();
+  /** Entries logged, and written out (all but the held one). */
+  private count = 0;
+  private written = 0;
+  private readonly stack = new StackText();
   /** Storage seen so far per contract (geth shows the whole map at each SLOAD/SSTORE). */
-  private readonly storage = new Map<string, Record<string, string>>();
-  /** Return data of the last finished call, per depth of the caller. */
-  private returnData: Uint8Array = new Uint8Array(0);
+  private readonly storage = new Map<string, Map<string, string>>();
+  /** The return data of the last finished call, as its member (kept only with enableReturnData). */
+  private returnData = ',"returnData":"0x"';
+
+  // The newest entry, written out at the next step or at the end (the stack's text is still this step's then).
+  private held = false;
+  private heldPc = 0;
+  private heldOp = '';
+  private heldGas = 0;
+  private heldCost = 0;
+  private heldDepth = 0;
+  private heldRefund = 0;
+  /** Its memory, return data and storage members, by option. */
+  private heldRest = '';
 
   constructor(private readonly config: StructLoggerConfig) {}
-
-  /** The newest entry at each depth: a call's entry learns the gas it handed on when the callee starts. */
-  private readonly lastAt: StructLog[] = [];
 
   readonly listeners: EvmListeners = {
     step: (e) => this.step(e),
     beforeMessage: (m: Message) => {
-      this.returnData = new Uint8Array(0);
-      const caller = m.depth > 0 ? this.lastAt[m.depth] : undefined;
+      this.setReturnData(EMPTY);
       // geth's cost of a call or create includes the gas given to the callee (less a value call's stipend, which is free).
-      if (caller && HANDS_ON_GAS.has(caller.op)) caller.gasCost += Number(m.gasLimit) - ((caller.op === 'CALL' || caller.op === 'CALLCODE') && m.value > 0n ? CALL_STIPEND : 0);
+      if (m.depth > 0 && this.held && this.heldDepth === m.depth && HANDS_ON_GAS.has(this.heldOp)) {
+        this.heldCost += Number(m.gasLimit) - ((this.heldOp === 'CALL' || this.heldOp === 'CALLCODE') && m.value > 0n ? CALL_STIPEND : 0);
+      }
     },
     // After a create the return data buffer is empty; after a call it holds the callee's output.
-    afterMessage: (r: EVMResult) => void (this.returnData = r.createdAddress ? new Uint8Array(0) : (r.execResult.returnValue ?? new Uint8Array(0)).slice()),
+    afterMessage: (r: EVMResult) => this.setReturnData(r.createdAddress ? EMPTY : (r.execResult.returnValue ?? EMPTY)),
   };
 
+  private setReturnData(data: Uint8Array): void {
+    if (this.config.enableReturnData) this.returnData = `,"returnData":"${bytesToHex(data)}"`;
+  }
+
   private step(e: InterpreterStep): void | Promise<void> {
+    if (this.held) this.writeHeld();
     const c = this.config;
-    if (c.limit && this.logs.length >= c.limit) return;
-    const log: StructLog = { pc: e.pc, op: e.opcode.name, gas: Number(e.gasLeft), gasCost: Number(e.opcode.dynamicFee ?? BigInt(e.opcode.fee)), depth: e.depth + 1, refund: 0 };
-    const storageOp = !c.disableStorage && (log.op === 'SLOAD' || log.op === 'SSTORE');
-    // Read only when used: each read of the event's stack is a copy.
-    const stack = !c.disableStack || storageOp ? e.stack : [];
-    if (!c.disableStack) log.stack = stack.map((v) => `0x${v.toString(16)}`);
-    if (c.enableMemory) {
-      const words: string[] = [];
-      const memory = e.memory;
-      for (let i = 0; i < memory.length; i += 32) words.push(`0x${Buffer.from(memory.subarray(i, i + 32)).toString('hex').padEnd(64, '0')}`);
-      log.memory = words;
-    }
-    if (c.enableReturnData) log.returnData = bytesToHex(this.returnData);
-    log.refund = Number(e.gasRefund);
-    this.logs.push(log);
-    this.lastAt[log.depth] = log;
-    if (!storageOp || stack.length < (log.op === 'SSTORE' ? 2 : 1)) return;
+    if (c.limit && this.count >= c.limit) return;
+    this.count++;
+    const op = e.opcode.name;
+    this.held = true;
+    this.heldPc = e.pc;
+    this.heldOp = op;
+    this.heldGas = Number(e.gasLeft);
+    this.heldCost = Number(e.opcode.dynamicFee ?? BigInt(e.opcode.fee));
+    this.heldDepth = e.depth + 1;
+    this.heldRefund = Number(e.gasRefund);
+    const storageOp = !c.disableStorage && (op === 'SLOAD' || op === 'SSTORE');
+    // Read only when used.
+    const stack = !c.disableStack || storageOp ? stackOf(e) : null;
+    if (!c.disableStack) this.stack.update(stack!.store, stack!.length);
+    let rest = '';
+    if (c.enableMemory) rest += memoryMember(e.memory);
+    if (c.enableReturnData) rest += this.returnData;
+    this.heldRest = rest;
+    if (!storageOp || stack!.length < (op === 'SSTORE' ? 2 : 1)) return;
     const address = e.address.toString();
     let seen = this.storage.get(address);
-    if (!seen) this.storage.set(address, (seen = {}));
-    const key = stack[stack.length - 1]!;
-    if (log.op === 'SSTORE') {
-      seen[hex64(key)] = hex64(stack[stack.length - 2]!);
-      log.storage = { ...seen };
+    if (!seen) this.storage.set(address, (seen = new Map()));
+    const key = hex64(stack!.store[stack!.length - 1]!);
+    if (op === 'SSTORE') {
+      seen.set(key, hex64(stack!.store[stack!.length - 2]!));
+      this.heldRest += storageMember(seen);
       return;
     }
     const slots = seen;
-    return e.stateManager.getStorage(e.address, Buffer.from(hex64(key).slice(2), 'hex')).then((v) => {
-      slots[hex64(key)] = `0x${Buffer.from(v).toString('hex').padStart(64, '0')}`;
-      log.storage = { ...slots };
+    return e.stateManager.getStorage(e.address, Buffer.from(key.slice(2), 'hex')).then((v) => {
+      slots.set(key, `0x${Buffer.from(v).toString('hex').padStart(64, '0')}`);
+      this.heldRest += storageMember(slots);
     });
   }
 
-  /** geth's ExecutionResult. */
-  result(run: RunTxResult): { gas: number; failed: boolean; returnValue: string; structLogs: StructLog[] } {
-    return { gas: Number(run.totalGasSpent), failed: run.execResult.exceptionError !== undefined, returnValue: bytesToHex(run.execResult.returnValue), structLogs: this.logs };
+  private writeHeld(): void {
+    const out = this.out;
+    out.ascii(this.written++ > 0 ? ',{"pc":' : '{"pc":');
+    out.uint(this.heldPc);
+    out.ascii(opText(this.heldOp));
+    out.uint(this.heldGas);
+    out.ascii(',"gasCost":');
+    out.uint(this.heldCost);
+    out.ascii(depthText(this.heldDepth));
+    out.uint(this.heldRefund);
+    if (!this.config.disableStack) this.stack.writeMember(out);
+    if (this.heldRest) out.ascii(this.heldRest);
+    out.ascii('}');
+    this.held = false;
+  }
+
+  /** geth's ExecutionResult, as JSON text. */
+  result(run: RunTxResult): JsonText {
+    if (this.held) this.writeHeld();
+    const head = `{"gas":${Number(run.totalGasSpent)},"failed":${run.execResult.exceptionError !== undefined},"returnValue":"${bytesToHex(run.execResult.returnValue)}","structLogs":[`;
+    return new JsonText([head, ...this.out.finish(), ']}']);
   }
 }

@@ -17,6 +17,7 @@ import { depositOf, type LayeredSource, LayeredSource as Layered, type ReplayedE
 import { StructLogger, type StructLoggerConfig } from '../../evm/trace/struct-logger.ts';
 import { EvmChanges } from '../../evm/state.ts';
 import { BRIDGE_ADDRESS } from '../../evm/constants.ts';
+import { JsonText, type JsonPiece } from '../../common/json-text.ts';
 import { RpcError, INVALID_PARAMS } from '../errors.ts';
 import { optional, parseParams, required, type Parse } from '../params.ts';
 import { callBridgeRecipient, callEnv, callTransaction, checkValue, SERVER_ERROR, ZERO_ADDRESS } from './call.ts';
@@ -159,18 +160,32 @@ const debug_traceTransaction: Method = async (p, ctx) => {
   return tracer.result(traced(entry));
 };
 
-async function traceBlock(ctx: EvmRpcContext, block: EvmBlockRecord, spec: TracerSpec): Promise<unknown[]> {
+/** debug_traceBlock*'s list; a result written ahead as JSON text (the struct logger's) goes in as its pieces. */
+export function blockTraces(out: Array<{ txHash: string; result: unknown }>): unknown {
+  if (!out.some((o) => o.result instanceof JsonText)) return out;
+  const pieces: JsonPiece[] = ['['];
+  out.forEach((o, i) => {
+    pieces.push(`${i > 0 ? ',' : ''}{"txHash":${JSON.stringify(o.txHash)},"result":`);
+    if (o.result instanceof JsonText) for (const p of o.result.pieces) pieces.push(p);
+    else pieces.push(JSON.stringify(o.result));
+    pieces.push('}');
+  });
+  pieces.push(']');
+  return new JsonText(pieces);
+}
+
+async function traceBlock(ctx: EvmRpcContext, block: EvmBlockRecord, spec: TracerSpec): Promise<unknown> {
   if (block.number === 0) throw new RpcError(SERVER_ERROR, 'genesis is not traceable');
   const records = await ctx.space.blockTransactions(block);
   const tracers = records.map((r) => makeTracer(spec, endpoints({ record: r }).from, endpoints({ record: r }).to, firstLogIndex(records, r.index)));
-  const out: unknown[] = [];
+  const out: Array<{ txHash: string; result: unknown }> = [];
   await guardReplay(() =>
     replayerOf(ctx.space).replayBlock(block, records, {
       listenersFor: (i) => tracers[i]!.listeners,
       onEntry: async (e) => void out.push({ txHash: e.record.hash, result: await tracers[e.record.index]!.result(traced(e)) }),
     }),
   );
-  return out;
+  return blockTraces(out);
 }
 
 /** geth's argument: a number or a tag (debug_traceBlockByNumber takes no hash). */

@@ -1,0 +1,95 @@
+/**
+ * JSON text written ahead, in pieces. An answer too large to build as objects and stringify (the
+ * struct logger's trace of a million gas is ~80 MB of JSON) is written as text while it is computed;
+ * the RPC layer puts the pieces into its response as they are and the HTTP transport writes them one
+ * after another, never joined into one string.
+ */
+export type JsonPiece = string | Uint8Array;
+
+export class JsonText {
+  constructor(readonly pieces: readonly JsonPiece[]) {}
+}
+
+/** The pieces as one string (for the transports that send one message). */
+export function joinPieces(pieces: readonly JsonPiece[]): string {
+  return pieces.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('');
+}
+
+/** Bytes per chunk: few writes, and no piece near V8's string length limit. */
+const CHUNK_BYTES = 1 << 20;
+/** Shorter strings are copied byte by byte in JS: cheaper than a call into Buffer's native write. */
+const SHORT = 24;
+
+/** ASCII JSON text written into byte chunks: no string per value, no join, little garbage. */
+export class JsonBytesWriter {
+  private readonly chunks: Buffer[] = [];
+  private buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  private pos = 0;
+
+  /** An ASCII string: JSON punctuation, member names, hex. */
+  ascii(s: string): void {
+    const n = s.length;
+    if (this.pos + n > this.buf.length) this.next(n);
+    if (n < SHORT) {
+      const buf = this.buf;
+      let pos = this.pos;
+      for (let i = 0; i < n; i++) buf[pos++] = s.charCodeAt(i);
+      this.pos = pos;
+    } else this.pos += this.buf.write(s, this.pos, 'latin1');
+  }
+
+  /** A non-negative safe integer, in decimal. */
+  uint(v: number): void {
+    if (!(v >= 0 && v <= Number.MAX_SAFE_INTEGER && v === Math.floor(v))) return this.ascii(JSON.stringify(v));
+    if (this.pos + 16 > this.buf.length) this.next(16);
+    const buf = this.buf;
+    if (v < 10) {
+      buf[this.pos++] = 48 + v;
+      return;
+    }
+    let digits = 1;
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
+    const end = this.pos + digits;
+    let pos = end;
+    let x = v;
+    // Above 2^31 the division by 10 needs Math.floor; below, | 0 truncates (most numbers are there).
+    for (; x >= 0x80000000; x = Math.floor(x / 10)) buf[--pos] = 48 + (x % 10);
+    for (; pos > this.pos; x = (x / 10) | 0) buf[--pos] = 48 + (x % 10);
+    this.pos = end;
+  }
+
+  /** Where the next byte goes: the chunk (counted from 0) and the offset in it. */
+  get chunk(): number {
+    return this.chunks.length;
+  }
+
+  get offset(): number {
+    return this.pos;
+  }
+
+  /** Makes sure the next `n` bytes go into the current chunk. */
+  reserve(n: number): void {
+    if (this.pos + n > this.buf.length) this.next(n);
+  }
+
+  /** Writes again bytes `start` to `end` of the current chunk (one copy within the chunk, the cheapest there is). */
+  repeat(start: number, end: number): void {
+    const n = end - start;
+    if (this.pos + n > this.buf.length) throw new RangeError('repeat: no room left in the chunk (reserve first)');
+    this.buf.copyWithin(this.pos, start, end);
+    this.pos += n;
+  }
+
+  /** The text written; the writer is done with. */
+  finish(): Buffer[] {
+    if (this.pos > 0) this.chunks.push(this.buf.subarray(0, this.pos));
+    this.pos = 0;
+    return this.chunks;
+  }
+
+  private next(atLeast: number): void {
+    if (this.pos > 0) this.chunks.push(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, atLeast));
+    this.pos = 0;
+  }
+}

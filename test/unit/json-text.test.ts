@@ -1,0 +1,96 @@
+/**
+ * JSON text written ahead (common/json-text.ts) and the struct logger's stack text: the bytes equal
+ * what JSON.stringify writes, across chunk boundaries; the dispatcher puts such an answer into its
+ * response, alone or in a batch, as the same text an object would have given.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { JsonBytesWriter, JsonText, joinPieces } from '../../node-core/common/json-text.ts';
+import { StackText } from '../../node-core/evm/trace/stack-text.ts';
+import { Dispatcher } from '../../node-core/rpc/dispatcher.ts';
+
+const text = (w: JsonBytesWriter) => Buffer.concat(w.finish()).toString('latin1');
+
+describe('JsonBytesWriter', () => {
+  test('integers as JSON.stringify writes them, strings as they are, over several chunks', () => {
+    const w = new JsonBytesWriter();
+    const values = [0, 7, 10, 99, 1178784, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER, 1e21, -3, 0.5, NaN];
+    let want = '';
+    // Some 3 MB: the text crosses chunks of 1 MB, some values at their edges.
+    for (let i = 0; i < 40_000; i++) {
+      for (const v of values) {
+        w.uint(v);
+        w.ascii(',"name":');
+        want += `${JSON.stringify(v)},"name":`;
+      }
+      const long = `"0x${i.toString(16).padStart(64, 'f')}"`;
+      w.ascii(long);
+      want += long;
+    }
+    assert.equal(text(w), want);
+  });
+
+  test('repeat copies bytes of the current chunk, and refuses without room', () => {
+    const w = new JsonBytesWriter();
+    w.ascii('["a","b"]');
+    w.reserve(9);
+    w.repeat(0, 9);
+    assert.equal(text(w), '["a","b"]["a","b"]');
+    const full = new JsonBytesWriter();
+    full.ascii('x'.repeat((1 << 20) - 2));
+    assert.throws(() => full.repeat(0, 3), RangeError);
+  });
+});
+
+describe('StackText', () => {
+  test('each step writes the whole stack as JSON, however much of it the step before shared', () => {
+    const w = new JsonBytesWriter();
+    const s = new StackText();
+    const stack: bigint[] = [];
+    let want = '';
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    // Enough steps to cross chunk boundaries: the copy of the shared bottom must never reach into an older chunk.
+    for (let step = 0; step < 30_000; step++) {
+      const r = random();
+      if (r < 0.3 && stack.length > 0) stack.pop();
+      else if (r < 0.6 && stack.length < 1024) stack.push(random() < 0.5 ? BigInt(Math.floor(random() * 70_000)) : BigInt(`0x${Math.floor(random() * 2 ** 48).toString(16)}${'ab'.repeat(26)}`));
+      else if (stack.length > 0) stack[stack.length - 1] = stack[Math.floor(random() * stack.length)]!;
+      // The interpreter's store keeps popped words past its length.
+      const store = [...stack, 1n, 2n];
+      s.update(store, stack.length);
+      s.writeMember(w);
+      want += `,"stack":[${stack.map((v) => `"0x${v.toString(16)}"`).join(',')}]`;
+    }
+    assert.ok(want.length > 2 << 20);
+    assert.equal(text(w), want);
+  });
+});
+
+describe('the dispatcher and JSON text', () => {
+  const dispatcher = new Dispatcher(
+    {
+      written: () => new JsonText(['{"a":', Buffer.from('[1,"x"]'), ',"b":null}']),
+      plain: () => ({ a: [1, 'x'], b: null }),
+    },
+    {},
+  );
+
+  test('an answer written ahead is the text the same object would give, alone and in a batch', async () => {
+    const one = (method: string, id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method });
+    assert.equal(await dispatcher.handleBody(one('written', 'x1')), (await dispatcher.handleBody(one('plain', 'x1')))!);
+    assert.equal(await dispatcher.handleBody(one('written', 'x1')), '{"jsonrpc":"2.0","result":{"a":[1,"x"],"b":null},"id":"x1"}');
+    const pieces = await dispatcher.handleBodyInPieces(one('written', 3));
+    assert.ok(Array.isArray(pieces));
+    assert.equal(joinPieces(pieces), '{"jsonrpc":"2.0","result":{"a":[1,"x"],"b":null},"id":3}');
+    const batch = `[${one('plain', 1)},${one('written', 2)},${one('nothing', 3)}]`;
+    const answer = await dispatcher.handleBodyInPieces(batch);
+    assert.ok(Array.isArray(answer));
+    assert.deepEqual(JSON.parse(joinPieces(answer)), [
+      { jsonrpc: '2.0', result: { a: [1, 'x'], b: null }, id: 1 },
+      { jsonrpc: '2.0', result: { a: [1, 'x'], b: null }, id: 2 },
+      { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 3 },
+    ]);
+    assert.equal(await dispatcher.handleBody(`[${one('plain', 1)}]`), '[{"jsonrpc":"2.0","result":{"a":[1,"x"],"b":null},"id":1}]');
+  });
+});
