@@ -152,13 +152,16 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (p.voter) this.votes = new VoteLoop(p.voter, (tx) => void this.processTransaction(tx));
     this.load(p, blockSlotRing(p.blockSlots ?? [], p.meta.slot));
     // After load's openWorkingBank: the vote it put in the first bank counts on both sides of the first sample.
-    const sampleCounters = () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 });
-    this.samples = new PerformanceSamples(sampleCounters, sampleCounters());
+    this.samples = new PerformanceSamples(() => this.sampleCounters(), this.sampleCounters());
     this.clock = new SlotClock(
       this.slotMs,
       () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })),
       (e) => this.fail(new Error(`the slot clock failed: ${errorMessage(e)}`, { cause: e })),
     );
+  }
+
+  private sampleCounters() {
+    return { slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 };
   }
 
   /** The chain's state from what the store holds, the working bank opened after its newest slot: at start, and after a revert. */
@@ -233,6 +236,26 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.forks.blockSlots.rewindTo(state.meta.slot);
     this.load({ ...state, accounts }, this.forks.blockSlots);
     this.emit('reverted', { slot: state.meta.slot, accounts: restored.accounts });
+  }
+
+  /**
+   * After the store was reset to genesis (inside `exclusive`, ledger/snapshots.ts): every bank is
+   * dropped, the accounts are read again from the store (the genesis accounts), the extensions reload
+   * theirs, and the chain continues from slot 0. Subscribers learn it as a revert to slot 0: the
+   * accounts are every one that existed before or exists now, with its state now (null: gone).
+   */
+  async resetToGenesis(state: Omit<ChainState, 'accounts'>): Promise<void> {
+    const touched = new Set<Address>(this.forks.accounts.keys());
+    for (const bank of [...this.forks.committedAboveRoot(), this.forks.working]) for (const k of bank.changes.keys()) touched.add(k);
+    const accounts: AccountsDb = new Map();
+    for await (const [k, a] of this.store.loadAccounts()) accounts.set(k, markRentExempt(a, this.genesis.rent));
+    for (const ext of this.extensions) await ext.resetToGenesis?.(state.meta.extensions[ext.name]);
+    this.firstAvailableSlot = (await this.store.firstAvailableSlot()) ?? 0;
+    this.nextOpening = null;
+    this.load({ ...state, accounts }, blockSlotRing([], state.meta.slot));
+    this.samples.restart(this.sampleCounters());
+    for (const k of accounts.keys()) touched.add(k);
+    this.emit('reverted', { slot: state.meta.slot, accounts: [...touched].map((k): [Address, Account | null] => [k, accounts.get(k) ?? null]) });
   }
 
   /**
