@@ -58,7 +58,7 @@ export interface ChainEventMap {
   rooted: [Bank[]];
   /** The chain cannot go on (a slot could not be stored, the clock failed): its clock has stopped. Emitted once. */
   failed: [Error];
-  /** The chain was reverted to `slot` (ledger/snapshots.ts): `accounts` are the states put back; a `slot` event follows. */
+  /** The chain was reverted to `slot` (ledger/snapshots.ts), or reset to genesis (slot 0): `accounts` are the states put back. */
   reverted: [{ slot: number; accounts: Array<[Address, Account | null]> }];
 }
 
@@ -137,6 +137,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private timeOffsetMs = 0;
   /** Where the next working bank opens instead of the next slot this node leads (time travel, anvil_mine's interval). */
   private nextOpening: { slot?: number; beginsMs?: number } | null = null;
+  /** The snapshot, revert or reset holding the chain (exclusive), if one does. */
+  private held: Promise<unknown> | null = null;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -204,20 +206,59 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /**
    * Runs `work` with the clock stopped, no transaction executing and every sealed slot in the store
-   * (snapshots and reverts, ledger/snapshots.ts); the clock runs again after, unless the chain stopped.
+   * (snapshots, reverts and resets, ledger/snapshots.ts): every transaction queued before it is
+   * executed first (it was sent before, so it belongs to the chain `work` acts on), then the queue
+   * executes nothing until `work` is done; sends wait meanwhile (whenOpen). The clock runs again
+   * after, unless the chain stopped.
    */
   async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.runExclusive(work);
+    this.held = run;
+    try {
+      return await run;
+    } finally {
+      if (this.held === run) this.held = null;
+    }
+  }
+
+  private async runExclusive<T>(work: () => Promise<T>): Promise<T> {
     this.clock.stop();
     try {
-      await this.queue.idle();
+      await this.executeQueued();
+      this.queue.pause();
       for (let c = this.commits; ; c = this.commits) {
         await c;
         if (c === this.commits) break;
       }
       return await work();
     } finally {
+      this.queue.resume();
       if (!this.stopped) this.clock.start();
     }
+  }
+
+  /** Executes every queued transaction into the working bank (sealing it when one waits for the next bank). */
+  private async executeQueued(): Promise<void> {
+    for (;;) {
+      await this.queue.idle();
+      if (this.queue.length === 0 || this.stopped) return;
+      if (this.queue.waitsForNextBank) this.sealWorkingBank();
+      this.queue.drain(Infinity, true);
+    }
+  }
+
+  /** Whether a snapshot, revert or reset holds the chain now (exclusive). */
+  get isHeld(): boolean {
+    return this.held !== null;
+  }
+
+  /**
+   * Resolves at once unless a snapshot, revert or reset holds the chain, else once none does. The RPC's
+   * sends wait on it before they check a transaction, so one that arrives during a revert is checked
+   * against, and enters, the chain after it: never taken by the chain before and lost by the revert.
+   */
+  async whenOpen(): Promise<void> {
+    while (this.held) await this.held.catch(() => {});
   }
 
   /**
