@@ -44,7 +44,7 @@ const FLAGS = {
   },
   'allow-chain-control': {
     type: 'boolean',
-    help: 'Answer the methods that edit the chain (anvil_*, evm_*, surfnet_*: balances, accounts, time, mining, snapshots) on a non-loopback --bind-address too; on loopback they always answer',
+    help: 'Answer the methods that edit the chain (anvil_*, evm_*, surfnet_*: balances, accounts, time, mining, snapshots, reset to genesis) on a non-loopback --bind-address too; on loopback they always answer',
   },
   ledger: {
     type: 'string', arg: 'DIR', defaultText: defaultLedgerDir(),

@@ -9,15 +9,14 @@ import type { EvmKey } from '../keys/evm-keys.ts';
 import type { ExtensionGenesisSection } from '../ledger/chain-extension.ts';
 import type { GenesisAccount, GenesisConfig } from '../ledger/genesis-config.ts';
 import { minimumBalanceForRentExemption, type RentConfig } from '../runtime/account.ts';
-import type { SlotCommit, Store } from '../store/store.ts';
+import type { SlotCommit } from '../store/store.ts';
 import { buildBlock } from './block-builder.ts';
 import { BASE_FEE_PER_GAS, EVM_PROGRAM_ID, EVM_STATE_DATA, EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
 import { createEvmCommon } from './machine.ts';
-import { ACCOUNT_TABLE, BLOCK_HASH_TABLE, BLOCK_TABLE, encodeAccountRecord, encodeBlockRecord, type Hex } from './records.ts';
+import { ACCOUNT_TABLE, BLOCK_HASH_TABLE, BLOCK_TABLE, encodeAccountRecord, encodeBlockRecord, type EvmSpaceMeta, type Hex } from './records.ts';
 import { EVM_EXTENSION } from './program.ts';
-import type { EvmSpaceMeta } from './space.ts';
 import { EvmChanges, newEvmAccount } from './state.ts';
-import { EvmStateTrie } from './state-trie.ts';
+import { EvmStateTrie, type TrieSource } from './state-trie.ts';
 
 /** The EVM part of the genesis record (its `evm` section). */
 export interface EvmGenesis {
@@ -56,9 +55,11 @@ function evmGenesisAccounts(evm: EvmGenesis, rent: RentConfig): GenesisAccount[]
 /** Lamports the EVM state account keeps beyond the EVM balances it backs: its rent-exempt minimum. */
 export const evmStateReserve = (rent: RentConfig): number => minimumBalanceForRentExemption(rent, EVM_STATE_DATA.length);
 
-/** The genesis records of the EVM space for the slot-0 commit, and the space's meta after them. */
+/** Nothing stored: the genesis trie is built from nothing, whatever the ledger's store holds (a chain reset writes it again). */
+const NOTHING_STORED: TrieSource = { getExtra: async () => null, scanExtras: () => [] };
+
+/** The genesis records of the EVM space for the slot-0 commit, and the space's meta after them: from the genesis record alone. */
 export async function evmGenesisRecords(
-  store: Store,
   evm: EvmGenesis,
   native: { creationTime: number; blockhash: string },
 ): Promise<{ extras: NonNullable<SlotCommit['extras']>; meta: EvmSpaceMeta }> {
@@ -66,7 +67,7 @@ export async function evmGenesisRecords(
   for (const a of evm.accounts) changes.accounts.set(a.address.toLowerCase(), newEvmAccount(BigInt(a.lamports) * WEI_PER_LAMPORT));
   const extras: NonNullable<SlotCommit['extras']> = [];
   for (const [address, account] of changes.accounts) extras.push({ table: ACCOUNT_TABLE, key: address, value: encodeAccountRecord(account!) });
-  const trie = await EvmStateTrie.open(store, null);
+  const trie = await EvmStateTrie.open(NOTHING_STORED, null);
   const reader = { account: (a: string) => changes.accounts.get(a) ?? null, storage: () => new Uint8Array(0), code: () => undefined };
   const sealed = await trie.apply(changes, reader);
   extras.push(...sealed.extras);

@@ -122,3 +122,12 @@ export function decodeAccountRecord(v: Uint8Array): { nonce: bigint; balance: bi
   const [nonce, balance, codeHash] = RLP.decode(v) as Uint8Array[];
   return { nonce: bytesToBigInt(nonce!), balance: bytesToBigInt(balance!), codeHash: codeHash! };
 }
+
+/** What the chain meta keeps of the EVM space after each slot. */
+export interface EvmSpaceMeta {
+  /** The number the next EVM block will have. */
+  nextBlockNumber: number;
+  /** The newest EVM block. */
+  head: { number: number; hash: Hex };
+  stateRoot: Hex;
+}

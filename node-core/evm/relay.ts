@@ -88,6 +88,11 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     };
     chain.on('transaction', (e) => settle(e.transaction.signature, e.transaction.meta.err !== null));
     chain.on('dropped', (e) => settle(e.signature, true));
+    // A revert or reset discards what the chain took after the slot it returns to; a transaction
+    // waiting for a nonce gap was sent in that time, and its sender's nonce is back where it was: it
+    // goes too, rather than fill a gap of the discarded time later. (Nothing is in flight then: the
+    // chain executed every queued transaction before it, Chain.exclusive.)
+    chain.on('reverted', () => this.dropQueued());
     space.on('block', (block) => {
       this.forget(block.transactions);
       this.recentBlockSizes.push(block.transactions.length);
@@ -233,6 +238,12 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     let n = 0;
     for (const q of this.queued.values()) n += q.size;
     return n;
+  }
+
+  /** Drops every transaction waiting for a nonce gap (eth_getTransactionByHash no longer knows them). */
+  private dropQueued(): void {
+    for (const q of this.queued.values()) this.forget([...q.values()].map((p) => p.decoded.hash));
+    this.queued.clear();
   }
 
   /** Forgets hashes of transactions in a visible block (the store answers for them). */

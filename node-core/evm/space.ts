@@ -10,7 +10,10 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { decodeBase58 } from '../common/base58.ts';
 import type { Bank } from '../ledger/bank.ts';
-import type { ExtensionSeal, ChainExtension } from '../ledger/chain-extension.ts';
+import type { ExtensionGenesisRecords, ExtensionSeal, ChainExtension } from '../ledger/chain-extension.ts';
+import { genesisBlockhash } from '../ledger/genesis-commit.ts';
+import type { GenesisConfig } from '../ledger/genesis-config.ts';
+import { evmGenesisOf, evmGenesisRecords } from './genesis.ts';
 import type { Chain } from '../ledger/chain.ts';
 import type { Commitment } from '../ledger/commitment.ts';
 import type { RevertedRecords, SlotCommit, Store } from '../store/store.ts';
@@ -36,6 +39,7 @@ import {
   STORAGE_TABLE,
   TX_TABLE,
   type EvmBlockRecord,
+  type EvmSpaceMeta,
   type EvmTxRecord,
   type Hex,
 } from './records.ts';
@@ -43,14 +47,7 @@ import { EvmBaseState, type EvmAccount, type EvmStateReader, type EvmStateSource
 import { EvmStateTrie, STORAGE_ROOT_TABLE } from './state-trie.ts';
 import { TransactionDecoder } from './transaction.ts';
 
-/** What the chain meta keeps of the EVM space after each slot. */
-export interface EvmSpaceMeta {
-  /** The number the next EVM block will have. */
-  nextBlockNumber: number;
-  /** The newest EVM block. */
-  head: { number: number; hash: Hex };
-  stateRoot: Hex;
-}
+export type { EvmSpaceMeta } from './records.ts';
 
 /** Blocks kept in memory with their transactions (BLOCKHASH's 256, and the RPC's usual reads). */
 const RECENT_BLOCKS = 300;
@@ -251,6 +248,33 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     this.sealedHead = meta.head;
     this.visible = head;
     this.nextNumberAtStart = meta.nextBlockNumber;
+  }
+
+  /** The space's records of slot 0, made from the genesis record alone (a chain reset writes them again). */
+  async genesisRecords(genesis: GenesisConfig, genesisHash: string): Promise<ExtensionGenesisRecords> {
+    const evm = evmGenesisOf(genesis);
+    if (!evm) throw new Error('the genesis record has no EVM section');
+    const records = await evmGenesisRecords(evm, { creationTime: genesis.creationTime, blockhash: genesisBlockhash(genesisHash) });
+    return { name: EVM_EXTENSION, ...records };
+  }
+
+  /** The store was reset to genesis: the flat state, the trie and the newest block are read again from it. */
+  async resetToGenesis(meta: unknown): Promise<void> {
+    const m = meta as EvmSpaceMeta;
+    this.base.accounts.clear();
+    this.base.storageByAddress.clear();
+    this.base.codes.clear();
+    await this.loadState();
+    await this.trie.reopen(this.store, hexToBytes(m.stateRoot));
+    const head = await readBlock(this.store, m.head.number);
+    if (!head) throw new Error(`the EVM space's block ${m.head.number} is missing from the store after a reset`);
+    this.recent.clear();
+    this.hashesPending.clear();
+    this.nodeKeysBySlot.clear();
+    this.remember(head, []);
+    this.sealedHead = m.head;
+    this.visible = head;
+    this.nextNumberAtStart = m.nextBlockNumber;
   }
 
   private meta(stateRoot: Hex): EvmSpaceMeta {

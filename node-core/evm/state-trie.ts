@@ -16,12 +16,15 @@ export const STORAGE_ROOT_TABLE = 'evm-sroot';
 /** Trie nodes kept in memory beside the store (an LRU in the trie's checkpoint DB). */
 const NODE_CACHE = 100_000;
 
+/** What the trie reads of the store: its nodes and the storage roots. */
+export type TrieSource = Pick<Store, 'getExtra' | 'scanExtras'>;
+
 /** The store as the trie's node database; new nodes stay in memory until their slot's commit is durable. */
 class StoreNodeDb implements DB<string, string | Uint8Array> {
   private readonly unwritten = new Map<string, Uint8Array>();
   private batchKeys: string[] = [];
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: TrieSource) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const pending = this.unwritten.get(key);
@@ -83,7 +86,7 @@ export class EvmStateTrie {
     this.db = db;
   }
 
-  static async open(store: Store, stateRoot: Uint8Array | null): Promise<EvmStateTrie> {
+  static async open(store: TrieSource, stateRoot: Uint8Array | null): Promise<EvmStateTrie> {
     const db = new StoreNodeDb(store);
     const trie = await createMPT({ db, useKeyHashing: true, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes, cacheSize: NODE_CACHE });
     if (stateRoot) trie.root(stateRoot);
@@ -137,6 +140,17 @@ export class EvmStateTrie {
   revertTo(stateRoot: Uint8Array, storageRoots: Iterable<[string, Uint8Array | null]>): void {
     this.trie.root(stateRoot);
     for (const [address, root] of storageRoots) (root ? this.storageRoots.set(address, root) : this.storageRoots.delete(address));
+  }
+
+  /**
+   * After a chain reset: the trie at `stateRoot` again, with the storage roots the store holds now.
+   * Cached nodes of the state before are content-addressed, as after a revert: no root reached from
+   * here names them.
+   */
+  async reopen(store: TrieSource, stateRoot: Uint8Array): Promise<void> {
+    this.trie.root(stateRoot);
+    this.storageRoots.clear();
+    for await (const [key, value] of store.scanExtras(STORAGE_ROOT_TABLE)) this.storageRoots.set(key as string, value as Uint8Array);
   }
 
   written(nodeKeys: string[]): void {

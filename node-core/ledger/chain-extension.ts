@@ -5,7 +5,7 @@
  */
 import type { RevertedRecords, SlotCommit } from '../store/store.ts';
 import type { Bank } from './bank.ts';
-import type { GenesisAccount } from './genesis-config.ts';
+import type { GenesisAccount, GenesisConfig } from './genesis-config.ts';
 
 /** What an extension adds to a new ledger's genesis record (hashed into the genesis hash). */
 export interface ExtensionGenesisSection {
@@ -53,4 +53,15 @@ export interface ChainExtension {
    * extension's counters at that slot.
    */
   reverted?(r: { banks: Bank[]; extras: RevertedRecords['extras']; meta: unknown }): Promise<void> | void;
+  /**
+   * Its records of slot 0, as the ledger's creation wrote them (a chain reset writes them again):
+   * made from the genesis record alone, never from what the store holds now.
+   */
+  genesisRecords?(genesis: GenesisConfig, genesisHash: string): Promise<ExtensionGenesisRecords>;
+  /**
+   * The store was reset to genesis (ledger/snapshots.ts), before the chain reopens its banks at slot
+   * 0: everything the extension keeps in memory is read again from the store; `meta` is its counters
+   * at slot 0.
+   */
+  resetToGenesis?(meta: unknown): Promise<void> | void;
 }

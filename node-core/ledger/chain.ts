@@ -58,7 +58,7 @@ export interface ChainEventMap {
   rooted: [Bank[]];
   /** The chain cannot go on (a slot could not be stored, the clock failed): its clock has stopped. Emitted once. */
   failed: [Error];
-  /** The chain was reverted to `slot` (ledger/snapshots.ts): `accounts` are the states put back; a `slot` event follows. */
+  /** The chain was reverted to `slot` (ledger/snapshots.ts), or reset to genesis (slot 0): `accounts` are the states put back. */
   reverted: [{ slot: number; accounts: Array<[Address, Account | null]> }];
 }
 
@@ -137,6 +137,8 @@ export class Chain extends EventEmitter<ChainEventMap> {
   private timeOffsetMs = 0;
   /** Where the next working bank opens instead of the next slot this node leads (time travel, anvil_mine's interval). */
   private nextOpening: { slot?: number; beginsMs?: number } | null = null;
+  /** The snapshot, revert or reset holding the chain (exclusive), if one does. */
+  private held: Promise<unknown> | null = null;
   firstAvailableSlot = 0;
 
   constructor(p: ChainParams) {
@@ -152,13 +154,16 @@ export class Chain extends EventEmitter<ChainEventMap> {
     if (p.voter) this.votes = new VoteLoop(p.voter, (tx) => void this.processTransaction(tx));
     this.load(p, blockSlotRing(p.blockSlots ?? [], p.meta.slot));
     // After load's openWorkingBank: the vote it put in the first bank counts on both sides of the first sample.
-    const sampleCounters = () => ({ slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 });
-    this.samples = new PerformanceSamples(sampleCounters, sampleCounters());
+    this.samples = new PerformanceSamples(() => this.sampleCounters(), this.sampleCounters());
     this.clock = new SlotClock(
       this.slotMs,
       () => this.sealWhenIdle().then((sealed) => ({ sealed: sealed.slot, working: this.forks.working.slot })),
       (e) => this.fail(new Error(`the slot clock failed: ${errorMessage(e)}`, { cause: e })),
     );
+  }
+
+  private sampleCounters() {
+    return { slot: this.forks.working.slot, transactions: this.transactionCount, voteTransactions: this.votes?.count ?? 0 };
   }
 
   /** The chain's state from what the store holds, the working bank opened after its newest slot: at start, and after a revert. */
@@ -201,20 +206,59 @@ export class Chain extends EventEmitter<ChainEventMap> {
 
   /**
    * Runs `work` with the clock stopped, no transaction executing and every sealed slot in the store
-   * (snapshots and reverts, ledger/snapshots.ts); the clock runs again after, unless the chain stopped.
+   * (snapshots, reverts and resets, ledger/snapshots.ts): every transaction queued before it is
+   * executed first (it was sent before, so it belongs to the chain `work` acts on), then the queue
+   * executes nothing until `work` is done; sends wait meanwhile (whenOpen). The clock runs again
+   * after, unless the chain stopped.
    */
   async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.runExclusive(work);
+    this.held = run;
+    try {
+      return await run;
+    } finally {
+      if (this.held === run) this.held = null;
+    }
+  }
+
+  private async runExclusive<T>(work: () => Promise<T>): Promise<T> {
     this.clock.stop();
     try {
-      await this.queue.idle();
+      await this.executeQueued();
+      this.queue.pause();
       for (let c = this.commits; ; c = this.commits) {
         await c;
         if (c === this.commits) break;
       }
       return await work();
     } finally {
+      this.queue.resume();
       if (!this.stopped) this.clock.start();
     }
+  }
+
+  /** Executes every queued transaction into the working bank (sealing it when one waits for the next bank). */
+  private async executeQueued(): Promise<void> {
+    for (;;) {
+      await this.queue.idle();
+      if (this.queue.length === 0 || this.stopped) return;
+      if (this.queue.waitsForNextBank) this.sealWorkingBank();
+      this.queue.drain(Infinity, true);
+    }
+  }
+
+  /** Whether a snapshot, revert or reset holds the chain now (exclusive). */
+  get isHeld(): boolean {
+    return this.held !== null;
+  }
+
+  /**
+   * Resolves at once unless a snapshot, revert or reset holds the chain, else once none does. The RPC's
+   * sends wait on it before they check a transaction, so one that arrives during a revert is checked
+   * against, and enters, the chain after it: never taken by the chain before and lost by the revert.
+   */
+  async whenOpen(): Promise<void> {
+    while (this.held) await this.held.catch(() => {});
   }
 
   /**
@@ -233,6 +277,26 @@ export class Chain extends EventEmitter<ChainEventMap> {
     this.forks.blockSlots.rewindTo(state.meta.slot);
     this.load({ ...state, accounts }, this.forks.blockSlots);
     this.emit('reverted', { slot: state.meta.slot, accounts: restored.accounts });
+  }
+
+  /**
+   * After the store was reset to genesis (inside `exclusive`, ledger/snapshots.ts): every bank is
+   * dropped, the accounts are read again from the store (the genesis accounts), the extensions reload
+   * theirs, and the chain continues from slot 0. Subscribers learn it as a revert to slot 0: the
+   * accounts are every one that existed before or exists now, with its state now (null: gone).
+   */
+  async resetToGenesis(state: Omit<ChainState, 'accounts'>): Promise<void> {
+    const touched = new Set<Address>(this.forks.accounts.keys());
+    for (const bank of [...this.forks.committedAboveRoot(), this.forks.working]) for (const k of bank.changes.keys()) touched.add(k);
+    const accounts: AccountsDb = new Map();
+    for await (const [k, a] of this.store.loadAccounts()) accounts.set(k, markRentExempt(a, this.genesis.rent));
+    for (const ext of this.extensions) await ext.resetToGenesis?.(state.meta.extensions[ext.name]);
+    this.firstAvailableSlot = (await this.store.firstAvailableSlot()) ?? 0;
+    this.nextOpening = null;
+    this.load({ ...state, accounts }, blockSlotRing([], state.meta.slot));
+    this.samples.restart(this.sampleCounters());
+    for (const k of accounts.keys()) touched.add(k);
+    this.emit('reverted', { slot: state.meta.slot, accounts: [...touched].map((k): [Address, Account | null] => [k, accounts.get(k) ?? null]) });
   }
 
   /**

@@ -3,6 +3,7 @@
  * accounts, the chain counters, and the recent blocks that feed the blockhash queue and status cache).
  */
 import { markRentExempt } from '../runtime/account.ts';
+import { genesisRecord, genesisSlotCommit } from './genesis-commit.ts';
 import { SLOT_HISTORY_MAX_ENTRIES } from '../runtime/sysvars.ts';
 import type { ProgramRegistry } from '../runtime/program.ts';
 import type { BlockHeader, ChainMeta, Store } from '../store/store.ts';
@@ -11,37 +12,17 @@ import type { ExtensionGenesisRecords } from './chain-extension.ts';
 import { BLOCKHASH_QUEUE_ENTRIES, MAX_RECENT_BLOCKHASHES } from './blockhash-queue.ts';
 import { epochOf } from './epoch.ts';
 import { Chain, type ChainParams, type ChainState } from './chain.ts';
-import { blockhashOf } from './slot-commit.ts';
 import type { SignatureStatus } from './status-cache.ts';
 import type { GenesisConfig } from './genesis-config.ts';
 
-/** The blockhash of slot 0. */
-export const genesisBlockhash = (genesisHash: string): string => blockhashOf(genesisHash, 0, []);
+export { genesisBlockhash } from './genesis-commit.ts';
 
 /** Writes the genesis record and slot 0 (the genesis accounts); returns the chain counters after it. */
 export async function writeGenesis(store: Store, config: GenesisConfig, genesisHash: string, extensions: ExtensionGenesisRecords[] = []): Promise<ChainMeta> {
-  const blockhash = genesisBlockhash(genesisHash);
-  const meta: ChainMeta = {
-    slot: 0,
-    blockhash,
-    blockTime: config.creationTime,
-    transactionCount: 0,
-    lamportsPerSignature: config.feeRateGovernor.minLamportsPerSignature,
-    totalSupply: config.accounts.reduce((n, a) => n + a.lamports, 0),
-    burned: 0,
-    extensions: Object.fromEntries(extensions.map((e) => [e.name, e.meta])),
-  };
-  await store.writeGenesis({ config, hash: genesisHash });
-  await store.commitSlot({
-    block: { slot: 0, parentSlot: 0, blockhash, previousBlockhash: genesisHash, blockTime: config.creationTime, blockHeight: 0, transactionCount: 0, rewards: [], transactions: [] },
-    accounts: config.accounts.map((a) => [
-      a.address,
-      markRentExempt({ lamports: a.lamports, data: new Uint8Array(Buffer.from(a.data, 'base64')), owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch ?? 0 }, config.rent),
-    ]),
-    meta,
-    extras: extensions.flatMap((e) => e.extras),
-  });
-  return meta;
+  const commit = genesisSlotCommit(config, genesisHash, extensions);
+  await store.writeGenesis(genesisRecord(config, genesisHash));
+  await store.commitSlot(commit);
+  return commit.meta;
 }
 
 export type OpenChainParams = Pick<ChainParams, 'store' | 'genesis' | 'genesisHash' | 'programs' | 'slotMs' | 'rootDepth' | 'limitLedgerSize' | 'extensions' | 'voter'> & {

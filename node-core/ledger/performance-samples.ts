@@ -45,6 +45,12 @@ export class PerformanceSamples {
     if (this.timer) clearInterval(this.timer);
   }
 
+  /** The chain was reset to genesis: the samples of the chain before are gone, the next counts from `start`. */
+  restart(start: SampleCounters): void {
+    this.samples.length = 0;
+    this.sampleStart = { slot: start.slot, txs: start.transactions, at: Date.now(), votes: start.voteTransactions };
+  }
+
   /** The newest `limit` samples, newest first. */
   newest(limit: number): PerformanceSample[] {
     return this.samples.slice(-limit).reverse();

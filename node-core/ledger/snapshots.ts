@@ -12,9 +12,15 @@
  * to and every one taken after it; those are remembered as gone, so a later revert to one of them can
  * be answered as Anvil answers it (rpc/eth/snapshots.ts). The registry is kept in the store with the
  * undo floor, so snapshots survive a restart.
+ *
+ * A reset (anvil_reset, surfnet_resetNetwork) returns the whole chain to its genesis: one atomic store
+ * write deletes every record and writes the genesis the ledger was made with again, then the chain
+ * continues from slot 0. The snapshots are gone then, as after a revert to one taken before them all.
  */
 import type { SnapshotBook } from '../store/store.ts';
 import type { Chain } from './chain.ts';
+import type { ExtensionGenesisRecords } from './chain-extension.ts';
+import { genesisRecord, genesisSlotCommit } from './genesis-commit.ts';
 import { recentChainState } from './open-chain.ts';
 
 export interface Snapshot {
@@ -115,6 +121,30 @@ export class ChainSnapshots {
         return { reverted: structuredClone(target), discardedSlots: restored.discardedSlots.length };
       });
     });
+  }
+
+  /**
+   * Resets the whole chain to its genesis: the genesis record, slot 0 with the genesis accounts and
+   * each extension's genesis records (the EVM space's state and block 0), and nothing else; every
+   * snapshot is deleted (remembered as gone, as a revert deletes later ones). A kill at any instant
+   * leaves the chain before or the reset one.
+   */
+  reset(): Promise<void> {
+    return this.serialized(() =>
+      this.chain.exclusive(async () => {
+        const { store, genesis, genesisHash } = this.chain;
+        const extensions: ExtensionGenesisRecords[] = [];
+        for (const ext of this.chain.extensions) if (ext.genesisRecords) extensions.push(await ext.genesisRecords(genesis, genesisHash));
+        const next: Registry = { nextId: this.registry.nextId, live: [], gone: [...this.registry.gone, ...this.registry.live].slice(-GONE_KEPT) };
+        // The record as stored (it is what the genesis hash was taken of), else the one the chain runs on.
+        const record = (await store.readGenesis()) ?? genesisRecord(genesis, genesisHash);
+        await store.resetToGenesis(record, genesisSlotCommit(genesis, genesisHash, extensions), this.bookOf(next));
+        this.registry = next;
+        const meta = await store.readMeta();
+        if (!meta) throw new Error('reset: the ledger has no chain record after writing its genesis');
+        await this.chain.resetToGenesis({ meta, ...(await recentChainState(store, genesis, meta)) });
+      }),
+    );
   }
 
   /** Sets (or, with null, clears) a snapshot's label; undefined when there is no such snapshot. */

@@ -29,11 +29,28 @@ export class TransactionQueue {
   private inflight: Promise<void> | null = null;
   /** The working bank refused an asynchronous transaction as full: the queue waits for the next bank. */
   private blockFull = false;
+  /** Nothing is executed while a snapshot, revert or reset holds the chain (Chain.exclusive). */
+  private paused = false;
 
   constructor(private readonly executor: QueueExecutor) {}
 
   get length(): number {
     return this.pending.length;
+  }
+
+  /** Whether the next transaction waits for the next bank (the working bank is full). */
+  get waitsForNextBank(): boolean {
+    return this.blockFull;
+  }
+
+  /** Executes nothing until resume(); transactions pushed meanwhile wait in order. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.scheduleDrain();
   }
 
   /** Whether an asynchronous transaction is executing. */
@@ -65,7 +82,7 @@ export class TransactionQueue {
 
   /** Drains a batch on the event loop's next turn (once, however often it is asked). */
   scheduleDrain(): void {
-    if (this.drainScheduled || this.pending.length === 0) return;
+    if (this.drainScheduled || this.paused || this.pending.length === 0) return;
     this.drainScheduled = true;
     setImmediate(() => {
       this.drainScheduled = false;
@@ -78,6 +95,7 @@ export class TransactionQueue {
    * `startAsync` is set, and the queue then waits until it has finished.
    */
   drain(max: number, startAsync: boolean): void {
+    if (this.paused) return;
     let n = 0;
     while (this.pending.length && n++ < max && !this.inflight) {
       const tx = this.pending[0]!;

@@ -114,7 +114,7 @@ async function createLedger(store: Store, options: LedgerOptions): Promise<Genes
   });
   const hash = genesisHashOf(made.config);
   const evmGenesis = evmGenesisOf(made.config)!;
-  const evmRecords = await evmGenesisRecords(store, evmGenesis, { creationTime: made.config.creationTime, blockhash: genesisBlockhash(hash) });
+  const evmRecords = await evmGenesisRecords(evmGenesis, { creationTime: made.config.creationTime, blockhash: genesisBlockhash(hash) });
   await writeGenesis(store, made.config, hash, [{ name: EVM_EXTENSION, ...evmRecords }]);
   return { genesis: made.config, genesisHash: hash, evmGenesis, keys: { ...made.keys, evmDevAccounts, evmRelayer }, createdLedger: true };
 }

@@ -31,6 +31,8 @@ export interface AddressIndex {
   /** Removes those entries, in the open write transaction. */
   remove(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void;
   scan(address: Address, scan: SignatureScan): AddressEntry[];
+  /** Removes every entry, in the open write transaction. */
+  clear(): void;
 }
 
 export type KeyedAddressKey = [Address, number, number] | [Address, number] | [Address];
@@ -46,6 +48,10 @@ export class KeyedAddressIndex implements AddressIndex {
 
   remove(addresses: readonly Address[], slot: number, index: number): void {
     for (const address of addresses) this.db.removeSync([address, slot, index]);
+  }
+
+  clear(): void {
+    this.db.clearSync();
   }
 
   scan(address: Address, scan: SignatureScan): AddressEntry[] {
@@ -125,6 +131,10 @@ export class DuplicateAddressIndex implements AddressIndex {
   remove(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void {
     const entry = entryOf(slot, index, tx);
     for (const address of addresses) this.db.removeSync(address, entry);
+  }
+
+  clear(): void {
+    this.db.clearSync();
   }
 
   scan(address: Address, scan: SignatureScan): AddressEntry[] {

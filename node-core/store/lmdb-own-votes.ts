@@ -154,6 +154,13 @@ export class OwnVotes {
     for (const { key, value } of this.templates.getRange({})) this.remember(key, value);
   }
 
+  /** Removes every template and signature entry, in the open write transaction (a chain reset). */
+  clear(): void {
+    this.templates.clearSync();
+    this.sigs.clearSync();
+    this.load();
+  }
+
   /** Lets votes signed by `identity` be stored compactly, and read back. */
   addSigner(identity: Keypair): void {
     this.signers.set(identity.address, identity);

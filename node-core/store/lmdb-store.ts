@@ -90,6 +90,8 @@ export class LmdbStore implements Store {
   private readonly txs: Database<TxRecord, TxKey>;
   private readonly sigs: Database<SigRecord, string>;
   private readonly addrs: AddressIndex;
+  /** Both layouts' indexes (one of them empty), cleared together by a reset. */
+  private readonly addressIndexes: AddressIndex[];
   readonly addressIndexLayout: AddressIndexLayout;
   private readonly accounts: Database<AccountRecord, Address>;
   private readonly meta: Database<ChainMeta, string>;
@@ -115,7 +117,9 @@ export class LmdbStore implements Store {
     const keyed = root.openDB<AddressRecord, KeyedAddressKey>('addr', {});
     const duplicates = DuplicateAddressIndex.open(root, this.sigs, this.txs);
     this.addressIndexLayout = keyed.getKeysCount({ limit: 1 }) > 0 || (newLedgerLayout === 'keyed' && duplicates.isEmpty()) ? 'keyed' : 'duplicates';
-    this.addrs = this.addressIndexLayout === 'keyed' ? new KeyedAddressIndex(keyed) : duplicates;
+    const keyedIndex = new KeyedAddressIndex(keyed);
+    this.addrs = this.addressIndexLayout === 'keyed' ? keyedIndex : duplicates;
+    this.addressIndexes = [keyedIndex, duplicates];
     this.accounts = root.openDB('accounts', {});
     this.meta = root.openDB('meta', {});
     this.genesis = root.openDB('genesis', {});
@@ -156,47 +160,70 @@ export class LmdbStore implements Store {
 
   /** Runs as one LMDB transaction before returning, so the commit is captured when called. */
   async commitSlot(commit: SlotCommit): Promise<void> {
-    const { block, accounts, meta, extras } = commit;
     try {
-      this.write(() => {
-        const slot = block.slot;
-        const undo: UndoRecord[] | null = this.undoFrom !== null && slot > this.undoFrom ? [] : null;
-        const keep = undo && ((record: UndoRecord) => undo.push(record));
-        if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
-        const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
-        const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
-        const first = block.transactions[0];
-        const vote = (first && this.ownVotes.compact(first, block)) || undefined;
-        // Slots only grow: appending (MDB_APPEND) fills pages whole instead of splitting them in half.
-        const leaderFee = vote && this.ownVotes.leaderFeeOf(vote, block.rewards);
-        this.blocks.putSync(slot, encodeHeader(block, { parentHashKept, vote, leaderFee }), { append: isAfterLast(this.blocks.getKeys({ reverse: true, limit: 1 }), slot) });
-        // Every transaction in its place (a compact vote too: dropIndexedSlot finds it in the header).
-        keep?.([3, null, block.transactions.map((tx): IndexedTx => [tx.signature, tx.wire.slice(0, 65), distinctKeys(tx.accountKeys), tx.meta.err !== null, tx.memo !== null])]);
-        const appendTxs = isAfterLast(this.txs.getKeys({ reverse: true, limit: 1 }), slot);
-        block.transactions.forEach((tx, index) => {
-          if (index === 0 && vote) return;
-          this.txs.putSync([slot, index], encodeTx(tx), { append: appendTxs });
-          this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
-          this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
-        });
-        for (const [address, account] of accounts) {
-          keep?.([0, address, this.accounts.getBinary(address) ?? null]);
-          if (account === null) this.accounts.removeSync(address);
-          else this.accounts.putSync(address, encodeAccount(account));
-        }
-        keep?.([2, null, this.meta.getBinary(META_KEY) ?? null]);
-        this.meta.putSync(META_KEY, meta);
-        for (const { table, key, value } of extras ?? []) {
-          const recordKey = extraRecordKey(table, key);
-          keep?.([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
-          if (value === null) this.extras.removeSync(recordKey);
-          else this.extras.putSync(recordKey, value);
-        }
-        if (undo) this.undo.putSync([slot, this.nextUndoSequence(slot)], undo);
-      });
+      this.write(() => this.writeSlot(commit));
     } catch (e) {
       // A template added in the aborted transaction is not in the ledger.
       this.ownVotes.load();
+      throw e;
+    }
+  }
+
+  /** commitSlot's writes, in the open write transaction. */
+  private writeSlot(commit: SlotCommit): void {
+    const { block, accounts, meta, extras } = commit;
+    const slot = block.slot;
+    const undo: UndoRecord[] | null = this.undoFrom !== null && slot > this.undoFrom ? [] : null;
+    const keep = undo && ((record: UndoRecord) => undo.push(record));
+    if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
+    const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
+    const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
+    const first = block.transactions[0];
+    const vote = (first && this.ownVotes.compact(first, block)) || undefined;
+    // Slots only grow: appending (MDB_APPEND) fills pages whole instead of splitting them in half.
+    const leaderFee = vote && this.ownVotes.leaderFeeOf(vote, block.rewards);
+    this.blocks.putSync(slot, encodeHeader(block, { parentHashKept, vote, leaderFee }), { append: isAfterLast(this.blocks.getKeys({ reverse: true, limit: 1 }), slot) });
+    // Every transaction in its place (a compact vote too: dropIndexedSlot finds it in the header).
+    keep?.([3, null, block.transactions.map((tx): IndexedTx => [tx.signature, tx.wire.slice(0, 65), distinctKeys(tx.accountKeys), tx.meta.err !== null, tx.memo !== null])]);
+    const appendTxs = isAfterLast(this.txs.getKeys({ reverse: true, limit: 1 }), slot);
+    block.transactions.forEach((tx, index) => {
+      if (index === 0 && vote) return;
+      this.txs.putSync([slot, index], encodeTx(tx), { append: appendTxs });
+      this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
+      this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
+    });
+    for (const [address, account] of accounts) {
+      keep?.([0, address, this.accounts.getBinary(address) ?? null]);
+      if (account === null) this.accounts.removeSync(address);
+      else this.accounts.putSync(address, encodeAccount(account));
+    }
+    keep?.([2, null, this.meta.getBinary(META_KEY) ?? null]);
+    this.meta.putSync(META_KEY, meta);
+    for (const { table, key, value } of extras ?? []) {
+      const recordKey = extraRecordKey(table, key);
+      keep?.([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
+      if (value === null) this.extras.removeSync(recordKey);
+      else this.extras.putSync(recordKey, value);
+    }
+    if (undo) this.undo.putSync([slot, this.nextUndoSequence(slot)], undo);
+  }
+
+  /** Every named database is emptied (LMDB frees their pages) and the genesis written, in one transaction. */
+  async resetToGenesis(genesis: unknown, slot0: SlotCommit, book: SnapshotBook): Promise<void> {
+    try {
+      this.write(() => {
+        for (const db of [this.blocks, this.txs, this.sigs, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots]) db.clearSync();
+        for (const index of this.addressIndexes) index.clear();
+        this.ownVotes.clear();
+        this.undoFrom = null;
+        this.genesis.putSync(GENESIS_KEY, genesis);
+        this.writeSlot(slot0);
+        this.snapshots.putSync(BOOK_KEY, book);
+        this.undoFrom = book.undoFrom;
+      });
+    } catch (e) {
+      this.ownVotes.load();
+      this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
       throw e;
     }
   }

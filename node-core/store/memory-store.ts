@@ -39,7 +39,7 @@ export class MemoryStore implements Store {
   private readonly accounts = new Map<Address, Account>();
   private readonly blocks = new Map<number, StoredBlock>();
   /** Slots of `blocks`, ascending. */
-  private readonly slots: number[] = [];
+  private slots: number[] = [];
   private readonly sigs = new Map<string, { slot: number; index: number; err: TransactionErrorValue | null }>();
   /** Per address, entries ascending by (slot, index). */
   private readonly byAddress = new Map<Address, AddressEntry[]>();
@@ -138,6 +138,17 @@ export class MemoryStore implements Store {
       }),
       discardedSlots,
     });
+  }
+
+  async resetToGenesis(genesis: unknown, slot0: SlotCommit, book: SnapshotBook): Promise<void> {
+    this.genesis = clone(genesis);
+    this.meta = null;
+    for (const map of [this.accounts, this.blocks, this.sigs, this.byAddress, this.extras]) map.clear();
+    this.slots = [];
+    this.undo = [];
+    this.book = null;
+    await this.commitSlot(slot0);
+    this.book = clone(book);
   }
 
   async getBlock(slot: number): Promise<StoredBlock | null> {

@@ -183,6 +183,13 @@ export interface Store {
    * and `book` written. `slot` must be at or above the book's `undoFrom`.
    */
   revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords>;
+  /**
+   * One atomic write that makes the ledger new again (a chain reset): every record deleted (blocks,
+   * transactions, statuses, index entries, accounts, extras, undo records), then `genesis` written as
+   * the genesis record, `slot0` committed as the first slot, and `book` written. A kill at any instant
+   * leaves either the ledger before or the new one.
+   */
+  resetToGenesis(genesis: unknown, slot0: SlotCommit, book: SnapshotBook): Promise<void>;
   /** Flushes pending writes to disk and closes. */
   close(): Promise<void>;
 }

@@ -123,8 +123,12 @@ describe('Anvil methods with viem test client', () => {
     assert.equal(await client.getBalance({ address: target }), parseEther('2'));
     assert.equal(await client.getCode({ address: target }), undefined);
     assert.deepEqual(books(node), supply);
-    const reset = await rpc(node.evmRpcUrl, 'anvil_reset', []);
-    assert.match(reset.error.message, /not built/);
+    // A reset to a fork: this node has none (a reset to genesis is tested in chain-reset.test.ts).
+    const fork = await rpc(node.evmRpcUrl, 'anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1', blockNumber: 1 } }]);
+    assert.equal(fork.error.code, -32602);
+    assert.match(fork.error.message, /Forking is not supported on this node/);
+    assert.equal(await client.getBalance({ address: target }), parseEther('2'));
+    assert.deepEqual(books(node), supply);
   });
 
   test('impersonation: eth_sendTransaction from an address without its key', async () => {
@@ -193,6 +197,8 @@ describe('the chain-control gate', () => {
       assert.equal((await rpc(url, 'evm_mine', [])).error.code, CHAIN_CONTROL_REFUSED);
       const native = open.rpcUrl.replace('0.0.0.0', '127.0.0.1');
       assert.equal((await rpc(native, 'surfnet_pauseClock', [])).error.code, CHAIN_CONTROL_REFUSED);
+      assert.equal((await rpc(url, 'anvil_reset', [])).error.code, CHAIN_CONTROL_REFUSED);
+      assert.equal((await rpc(native, 'surfnet_resetNetwork', [])).error.code, CHAIN_CONTROL_REFUSED);
       // Snapshots and revert sit behind the same gate, on both ports.
       for (const method of ['evm_snapshot', 'anvil_snapshot']) assert.equal((await rpc(url, method, [])).error.code, CHAIN_CONTROL_REFUSED, method);
       assert.equal((await rpc(url, 'evm_revert', ['0x0'])).error.code, CHAIN_CONTROL_REFUSED);

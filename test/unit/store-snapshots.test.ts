@@ -1,8 +1,8 @@
 /**
  * The store's side of snapshots, on both backends: undo records only while a book sets a floor,
  * revertTo putting accounts, extras and meta back and deleting the later slots' records in one
- * write, nested snapshots, a floor raised dropping what is no longer needed, and (LMDB) the book and
- * a revert surviving a reopen.
+ * write, nested snapshots, a floor raised dropping what is no longer needed, a reset to genesis, and
+ * (LMDB) the book, a revert and a reset surviving a reopen.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -158,6 +158,48 @@ for (const backend of backends) {
       assert.equal((await accounts(store)).get(A)!.lamports, 80);
       await store.revertTo(2, { undoFrom: null, registry: null });
       assert.equal((await accounts(store)).get(A)!.lamports, 90);
+      await store.close();
+    });
+
+    it('resetToGenesis: every record of before gone in one write, the genesis and slot 0 written, the book replaced', async () => {
+      const { store, reopen } = await backend.open();
+      await store.writeGenesis({ config: 'old', hash: 'h' });
+      await base(store);
+      await store.writeSnapshots({ undoFrom: 1, registry: { live: [1] } });
+      await later(store);
+      const genesisAccounts: Array<[string, Account]> = [[C, account(7, [9])]];
+      const slot0 = slotCommit(0, [], { accounts: genesisAccounts, extras: [{ table: 'evm', key: 'genesis', value: new Uint8Array([0]) }] });
+      await store.resetToGenesis({ config: 'genesis', hash: 'h' }, slot0, { undoFrom: null, registry: { live: [] } });
+      const check = async (s: Store) => {
+        assert.deepEqual(await s.readGenesis(), { config: 'genesis', hash: 'h' });
+        assert.deepEqual(await s.readMeta(), chainMeta(0));
+        assert.deepEqual(await accounts(s), new Map(genesisAccounts));
+        assert.deepEqual([...(s.scanExtras('evm') as Iterable<unknown>)], [['genesis', new Uint8Array([0])]]);
+        assert.deepEqual(await s.getBlockSlots(0, 10, 10), [0]);
+        assert.equal(await s.firstAvailableSlot(), 0);
+        for (const slot of [1, 2, 3]) {
+          assert.equal(await s.getBlock(slot), null);
+          assert.equal(await s.getTransaction(signature(slot, 0)), null);
+          assert.equal(await s.getSignatureLocation(signature(slot, 0)), null);
+        }
+        for (const a of [A, B, C]) assert.deepEqual(await s.getSignaturesForAddress(a, { limit: 10, maxSlot: 10 }), []);
+        assert.deepEqual(await s.readSnapshots(), { undoFrom: null, registry: { live: [] } });
+        // No undo records are left: there is nothing to revert to.
+        await assert.rejects(s.revertTo(0, { undoFrom: null, registry: null }), /no undo records/);
+      };
+      await check(store);
+      if (reopen) {
+        await store.close();
+        const again = await reopen();
+        await check(again);
+        await again.commitSlot(slotCommit(1, [transaction(1, 5, [A])], { accounts: [[A, account(1)]] }));
+        assert.deepEqual((await again.getSignaturesForAddress(A, { limit: 10, maxSlot: 10 })).map((e) => e.signature), [signature(1, 5)]);
+        await again.close();
+        return;
+      }
+      // The chain goes on from slot 0.
+      await store.commitSlot(slotCommit(1, [transaction(1, 5, [A])], { accounts: [[A, account(1)]] }));
+      assert.deepEqual((await store.getSignaturesForAddress(A, { limit: 10, maxSlot: 10 })).map((e) => e.signature), [signature(1, 5)]);
       await store.close();
     });
 

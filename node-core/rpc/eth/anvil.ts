@@ -19,6 +19,7 @@ import { RpcError } from '../errors.ts';
 import { bool, fail, optional, parseParams, required, type Parse } from '../params.ts';
 import type { EvmRpcContext } from './context.ts';
 import { data, ethAddress, hex, quantity, smallQuantity } from './params.ts';
+import { snapshotsOf } from './snapshots.ts';
 
 type Method = (params: unknown, ctx: EvmRpcContext) => unknown;
 
@@ -187,9 +188,37 @@ const anvil_loadState: Method = async (p, ctx) => {
   return true;
 };
 
-const anvil_reset: Method = () => {
-  throw new RpcError(-32603, 'anvil_reset is not built on this node: there is no fork to reset to, and a reset to genesis is not implemented; restart the node with --reset for a new genesis');
-};
+/**
+ * anvil_reset's params as what they ask for: a reset to genesis, or a fork (refused). No params,
+ * [null], [{}] and a `forking` that names neither a URL nor a block (viem's reset() without
+ * arguments sends { forking: { blockNumber: null } }) ask for genesis; Anvil refuses the last two
+ * on a node that is not a fork, we take them: nothing in them asks for one.
+ */
+function resetOptions(p: unknown, name: string): void {
+  const [options] = parseParams(p, [optional('options', (v, n) => (typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(n, 'an object ({ forking?: { jsonRpcUrl?, blockNumber? } })', v)))]);
+  if (!options) return;
+  const unknown = Object.keys(options).filter((k) => k !== 'forking');
+  if (unknown.length) throw new RpcError(INVALID_PARAMS, `Invalid params: options: unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}; ${name} takes { forking?: { jsonRpcUrl?, blockNumber? } }`);
+  const forking = options.forking;
+  if (forking === undefined || forking === null) return;
+  if (typeof forking !== 'object' || Array.isArray(forking)) fail('options.forking', 'an object ({ jsonRpcUrl?, blockNumber? }) or null', forking);
+  const f = forking as Record<string, unknown>;
+  const named = Object.keys(f).filter((k) => f[k] !== undefined && f[k] !== null);
+  if (named.length === 0) return;
+  throw new RpcError(
+    INVALID_PARAMS,
+    `Forking is not supported on this node: ${name} resets the chain to its own genesis only; it was asked for ${named.map((k) => `${k} ${JSON.stringify(f[k])}`).join(', ')}. Call it without forking params (nothing was changed)`,
+  );
+}
+
+/** anvil_reset / hardhat_reset without a fork: the whole chain, both spaces, back to its genesis (ledger/snapshots.ts). */
+const resetMethod =
+  (name: string): Method =>
+  async (p, ctx) => {
+    resetOptions(p, name);
+    await snapshotsOf(ctx).reset();
+    return null;
+  };
 
 /** anvil_nodeInfo, with the gas price eth_gasPrice answers (methods.ts hands it in). */
 const anvilNodeInfo = (gasPrice: Method): Method => async (p, ctx) => {
@@ -231,8 +260,8 @@ const table: Record<string, Method> = {
   hardhat_dumpState: anvil_dumpState,
   anvil_loadState,
   hardhat_loadState: anvil_loadState,
-  anvil_reset,
-  hardhat_reset: anvil_reset,
+  anvil_reset: resetMethod('anvil_reset'),
+  hardhat_reset: resetMethod('hardhat_reset'),
 };
 
 /** The Anvil table, every method behind the chain-control gate; `eth_gasPrice` is the port's own (for anvil_nodeInfo). */

@@ -387,8 +387,10 @@ function rejected(e: unknown): never {
   throw e;
 }
 
-const eth_sendRawTransaction: Method = (p, ctx) => {
+const eth_sendRawTransaction: Method = async (p, ctx) => {
   const [raw] = parseParams(p, [required('transaction', data)]);
+  // Checked against the chain after a snapshot, revert or reset in progress (Chain.whenOpen); submitRaw is synchronous.
+  await ctx.chain.whenOpen();
   try {
     return ctx.relay.submitRaw(raw);
   } catch (e) {
@@ -398,7 +400,13 @@ const eth_sendRawTransaction: Method = (p, ctx) => {
 
 const eth_sendTransaction: Method = async (p, ctx) => {
   const [call] = parseParams(p, [required('transaction', callObject)]);
-  const raw = await signForDevAccount(ctx, call);
+  // Filled in (the nonce) and checked against the chain after a snapshot, revert or reset in progress:
+  // one that began while signing is waited for and the transaction signed again.
+  let raw: Uint8Array;
+  do {
+    await ctx.chain.whenOpen();
+    raw = await signForDevAccount(ctx, call);
+  } while (ctx.chain.isHeld);
   try {
     return ctx.relay.submitRaw(raw);
   } catch (e) {

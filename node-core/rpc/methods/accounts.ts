@@ -143,8 +143,10 @@ export const getSupply = method([optional('config', config({ commitment, exclude
  * still answers its signature and lands failed, fee charged. Only a transaction that could never enter
  * a block (the faucet cannot pay the fee) is refused.
  */
-export const requestAirdrop = method([required('pubkey', address), required('lamports', u64), optional('config', commitmentConfig)], ([to, lamports], ctx) => {
+export const requestAirdrop = method([required('pubkey', address), required('lamports', u64), optional('config', commitmentConfig)], async ([to, lamports], ctx) => {
   if (lamports === 0) throw invalidParams('Invalid params: lamports: an airdrop must be more than 0 lamports');
+  // Signed on a blockhash of the chain after a snapshot, revert or reset in progress (the rest is synchronous).
+  await ctx.chain.whenOpen();
   const { blockhash } = ctx.chain.latestBlockhash('processed');
   const faucet = ctx.faucet.address;
   const tx = signTransaction(compileMessage(faucet, [systemTransferInstruction(faucet, to, lamports)], blockhash), [ctx.faucet]);

@@ -100,4 +100,5 @@ export const nativeMethods = checkedTable({
   surfnet_timeTravel: surfnet.surfnet_timeTravel,
   surfnet_pauseClock: surfnet.surfnet_pauseClock,
   surfnet_resumeClock: surfnet.surfnet_resumeClock,
+  surfnet_resetNetwork: surfnet.surfnet_resetNetwork,
 });

@@ -49,7 +49,7 @@ const label: Parse<string | null, string | null> = (v, name) => {
 };
 const id: Parse<number, string | number> = snapshotId;
 
-const unknownSnapshot = (n: number) => invalidParams(`Invalid params: snapshot ${snapshotIdHex(n)} does not exist (never taken, deleted, or removed by a revert)`);
+const unknownSnapshot = (n: number) => invalidParams(`Invalid params: snapshot ${snapshotIdHex(n)} does not exist (never taken, deleted, or removed by a revert or a reset)`);
 const snapshots = (ctx: RpcContext): ChainSnapshots => snapshotsOf(ctx);
 
 export const isthmus_snapshot = gated('isthmus_snapshot', method([optional('label', label)], async ([l], ctx): Promise<SnapshotJson> => snapshotJson(await snapshots(ctx).take(l ?? null))));

@@ -30,6 +30,7 @@ import { gated } from '../chain-control-gate.ts';
 import { withContext, type RpcContext } from '../context.ts';
 import { invalidParams } from '../errors.ts';
 import { address, bool, config, fail, oneOf, optional, required, u64, type Parse } from '../params.ts';
+import { snapshotsOf } from '../eth/snapshots.ts';
 import { getEpochInfo } from './cluster.ts';
 import { method } from './method.ts';
 
@@ -179,6 +180,18 @@ export const surfnet_resumeClock = gated(
   }),
 );
 
+/**
+ * surfnet_resetNetwork: the whole chain, both spaces, back to its genesis (ledger/snapshots.ts), as
+ * anvil_reset on the EVM port. Answers Surfpool's RpcResponse<()>, at the slot the chain resumed from.
+ */
+export const surfnet_resetNetwork = gated(
+  'surfnet_resetNetwork',
+  method([], async (_, ctx) => {
+    await snapshotsOf(ctx).reset();
+    return withContext(ctx.chain.slotAt('confirmed'), null);
+  }),
+);
+
 /** The RpcResponse<()> Surfpool answers an edit with. */
 export interface SurfnetEditJson {
   context: { apiVersion: string; slot: number };
@@ -209,4 +222,5 @@ export interface SurfnetApi {
   surfnet_timeTravel: { args: [config?: { absoluteEpoch?: number | null; absoluteSlot?: number | null; absoluteTimestamp?: number | null } | null]; result: SurfnetEpochInfoJson };
   surfnet_pauseClock: { args: []; result: SurfnetEpochInfoJson };
   surfnet_resumeClock: { args: []; result: SurfnetEpochInfoJson };
+  surfnet_resetNetwork: { args: []; result: SurfnetEditJson };
 }

@@ -87,18 +87,23 @@ export const sendTransaction = method([required('transaction', string), optional
   if (!(await verifyTransactionSignaturesAsync(tx))) {
     throw new RpcError(TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
   }
-  if (!cfg.skipPreflight) {
-    const c = cfg.preflightCommitment ?? 'finalized';
-    contextSlot(ctx, c, cfg.minContextSlot);
-    let result: ExecutedTransaction;
-    try {
-      result = await ctx.chain.simulateAsync(tx, c);
-    } catch (e) {
-      if (e instanceof TransactionError) throw preflightFailure(e.value, null);
-      throw e;
+  // Checked against, and queued for, the chain after a snapshot, revert or reset in progress
+  // (Chain.whenOpen): one that began during the preflight is waited for and the preflight run again.
+  do {
+    await ctx.chain.whenOpen();
+    if (!cfg.skipPreflight) {
+      const c = cfg.preflightCommitment ?? 'finalized';
+      contextSlot(ctx, c, cfg.minContextSlot);
+      let result: ExecutedTransaction;
+      try {
+        result = await ctx.chain.simulateAsync(tx, c);
+      } catch (e) {
+        if (e instanceof TransactionError) throw preflightFailure(e.value, null);
+        throw e;
+      }
+      if (result.err) throw preflightFailure(result.err, result);
     }
-    if (result.err) throw preflightFailure(result.err, result);
-  }
+  } while (ctx.chain.isHeld);
   ctx.chain.submit(tx);
   return tx.id;
 });
