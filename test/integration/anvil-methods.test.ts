@@ -107,13 +107,32 @@ describe('Anvil methods with viem test client', () => {
     assert.equal(await client.getBalance({ address: target }), parseEther('1'));
   });
 
-  test('bad input: a balance off the lamport grid, malformed data, a past time: a clear error and nothing changed', async () => {
+  test('a balance off the lamport grid: set exactly; the backing moves a whole lamport up and the coinbase gets the wei left over', async () => {
+    const target = '0x00000000000000000000000000000000000c0c00' as Hex;
+    const coinbase = '0x0000000000000000000000000000000000000000' as Hex;
+    const before = { books: books(node), coinbase: await client.getBalance({ address: coinbase }) };
+    await testClient.setBalance({ address: target, value: 1_500_000_001n });
+    assert.equal(await client.getBalance({ address: target }), 1_500_000_001n);
+    // 1.500000001 lamports asked: 2 lamports move in, 0.499999999 of one to the coinbase.
+    assert.equal(await client.getBalance({ address: coinbase }), before.coinbase + 499_999_999n);
+    assert.deepEqual(books(node), { adjusted: before.books.adjusted + 2, net: before.books.net + 2 });
+    await testClient.setBalance({ address: target, value: 1n });
+    assert.equal(await client.getBalance({ address: target }), 1n);
+    // 1.5 lamports taken out: 1 lamport leaves the backing, half of one to the coinbase (verify-ledger below checks the backing).
+    assert.equal(await client.getBalance({ address: coinbase }), before.coinbase + 999_999_999n);
+    assert.deepEqual(books(node), { adjusted: before.books.adjusted + 1, net: before.books.net + 1 });
+  });
+
+  test('bad input: the coinbase balance off the lamport grid, malformed data, a past time: a clear error and nothing changed', async () => {
     const target = '0x00000000000000000000000000000000000b0b00' as Hex;
     await testClient.setBalance({ address: target, value: parseEther('2') });
     const supply = books(node);
-    const odd = await rpc(node.evmRpcUrl, 'anvil_setBalance', [target, '0x1']);
+    const coinbase = '0x0000000000000000000000000000000000000000' as Hex;
+    const coinbaseBalance = await client.getBalance({ address: coinbase });
+    const odd = await rpc(node.evmRpcUrl, 'anvil_setBalance', [coinbase, `0x${(coinbaseBalance + 1n).toString(16)}`]);
     assert.equal(odd.error.code, -32602);
-    assert.match(odd.error.message, /whole number of lamports/);
+    assert.match(odd.error.message, /coinbase/);
+    assert.equal(await client.getBalance({ address: coinbase }), coinbaseBalance);
     const badCode = await rpc(node.evmRpcUrl, 'anvil_setCode', [target, 'zz']);
     assert.equal(badCode.error.code, -32602);
     const badWord = await rpc(node.evmRpcUrl, 'anvil_setStorageAt', [target, '0x0', '0x01']);
