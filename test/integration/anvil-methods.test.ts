@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther, type Chain, type Hex, type PublicClient, type TestClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { CHAIN_CONTROL_REFUSED } from '../../node-core/rpc/chain-control-gate.ts';
 import { verifyLedger } from '../../node-core/node/verify-ledger.ts';
 import { rpc, startTestNode, tempLedger, type TestNode } from '../helpers/node.ts';
@@ -166,6 +167,38 @@ describe('Anvil methods with viem test client', () => {
     assert.equal((await client.waitForTransactionReceipt({ hash: again, pollingInterval: 50 })).status, 'success');
     await rpc(node.evmRpcUrl, 'anvil_autoImpersonateAccount', [false]);
     assert.equal(await client.getBalance({ address: to }), parseEther('2'));
+  });
+
+  test('dropTransaction: a transaction waiting for its nonce gap is dropped; one already run is not', async () => {
+    const account = mnemonicToAccount(WORDS, { addressIndex: 3 });
+    const wallet = createWalletClient({ account, chain, transport: http(node.evmRpcUrl) });
+    const to = '0x00000000000000000000000000000000000000f3' as Hex;
+    const nonce = await client.getTransactionCount({ address: account.address });
+    const waiting = await wallet.sendTransaction({ to, value: parseEther('1'), nonce: nonce + 1, gas: 21_000n });
+    assert.equal((await client.getTransaction({ hash: waiting })).hash, waiting);
+    await testClient.dropTransaction({ hash: waiting });
+    assert.equal((await rpc(node.evmRpcUrl, 'eth_getTransactionByHash', [waiting])).result, null);
+    assert.equal((await rpc(node.evmRpcUrl, 'anvil_dropTransaction', [waiting])).result, null);
+    // The gap closes and nothing of the dropped one follows it.
+    const ran = await wallet.sendTransaction({ to, value: parseEther('1'), nonce, gas: 21_000n });
+    assert.equal((await client.waitForTransactionReceipt({ hash: ran, pollingInterval: 50 })).status, 'success');
+    assert.equal((await rpc(node.evmRpcUrl, 'hardhat_dropTransaction', [ran])).result, null);
+    assert.equal(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }), nonce + 1);
+    assert.equal(await client.getBalance({ address: to }), parseEther('1'));
+    assert.equal((await rpc(node.evmRpcUrl, 'anvil_dropTransaction', ['0x12'])).error.code, -32602);
+  });
+
+  test('what this chain keeps fixed (base fee, coinbase, gas limit, prevRandao): a clear refusal', async () => {
+    for (const [method, params, why] of [
+      ['hardhat_setNextBlockBaseFeePerGas', ['0x1'], /base fee is fixed/],
+      ['anvil_setCoinbase', ['0x00000000000000000000000000000000000000c0'], /coinbase is fixed/],
+      ['evm_setBlockGasLimit', ['0x1'], /gas limit is fixed/],
+      ['hardhat_setPrevRandao', [`0x${'11'.repeat(32)}`], /prevRandao/],
+    ] as const) {
+      const answer = await rpc(node.evmRpcUrl, method, [...params]);
+      assert.equal(answer.error?.code, -32601, method);
+      assert.match(answer.error.message, why);
+    }
   });
 
   test('dumpState and loadState: an edited state comes back', async () => {

@@ -187,6 +187,24 @@ const anvil_loadState: Method = async (p, ctx) => {
   return true;
 };
 
+// ---- the pool, and what this chain keeps fixed ----
+
+const anvil_dropTransaction: Method = (p, ctx) => {
+  const [hash] = parseParams(p, [required('hash', data)]);
+  if (hash.length !== 32) fail('hash', 'a 32-byte transaction hash', p);
+  const hex = bytesToHex(hash);
+  return ctx.relay.drop(hex) ? hex : null;
+};
+
+/** Anvil methods that change what this chain keeps fixed: a clear refusal saying why. */
+const fixedOnThisChain = (name: string, why: string): Method => () => {
+  throw new RpcError(-32601, `${name} is not supported on this node: ${why}`);
+};
+const fixedBaseFee = fixedOnThisChain('setNextBlockBaseFeePerGas', `the base fee is fixed at ${BASE_FEE_PER_GAS} wei (1 lamport per gas), so the burned part of every fee is whole lamports`);
+const fixedCoinbase = fixedOnThisChain('setCoinbase', 'the coinbase is fixed at the zero address (priority fees, and the wei under a lamport of balance edits, go there)');
+const fixedGasLimit = fixedOnThisChain('setBlockGasLimit', `the block gas limit is fixed at ${BLOCK_GAS_LIMIT} (Velas's)`);
+const fixedPrevRandao = fixedOnThisChain('setPrevRandao', "each EVM block's prevRandao is its native parent slot's blockhash");
+
 const anvil_reset: Method = () => {
   throw new RpcError(-32603, 'anvil_reset is not built on this node: there is no fork to reset to, and a reset to genesis is not implemented; restart the node with --reset for a new genesis');
 };
@@ -233,6 +251,15 @@ const table: Record<string, Method> = {
   hardhat_loadState: anvil_loadState,
   anvil_reset,
   hardhat_reset: anvil_reset,
+  anvil_dropTransaction,
+  hardhat_dropTransaction: anvil_dropTransaction,
+  anvil_setNextBlockBaseFeePerGas: fixedBaseFee,
+  hardhat_setNextBlockBaseFeePerGas: fixedBaseFee,
+  anvil_setCoinbase: fixedCoinbase,
+  hardhat_setCoinbase: fixedCoinbase,
+  evm_setBlockGasLimit: fixedGasLimit,
+  anvil_setBlockGasLimit: fixedGasLimit,
+  hardhat_setPrevRandao: fixedPrevRandao,
 };
 
 /** The Anvil table, every method behind the chain-control gate; `eth_gasPrice` is the port's own (for anvil_nodeInfo). */
