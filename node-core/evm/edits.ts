@@ -5,14 +5,16 @@
  *
  * Value stays backed: the EVM state account's lamports back every EVM balance, (wei in the EVM
  * space) = (its lamports − its reserve) × 10^9. A balance edit moves the backing by the same amount,
- * so it must be a whole number of lamports (a multiple of 10^9 wei); the lamports it adds to (or
- * takes from) the native side are returned for the supply's books (ledger/supply.ts's adjusted).
+ * in whole lamports: a change that is not a multiple of 10^9 wei moves the backing by the next whole
+ * lamport up and credits the wei left over (under a lamport) to the coinbase, where priority fees go.
+ * The lamports added to (or taken from) the native side are returned for the supply's books
+ * (ledger/supply.ts's adjusted).
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { keccak256 } from '../common/hash.ts';
 import type { Bank } from '../ledger/bank.ts';
 import type { EvmBankLayer } from './bank-layer.ts';
-import { EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
+import { COINBASE, EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
 import { EVM_EXTENSION } from './program.ts';
 import type { Hex } from './records.ts';
 import { EMPTY_CODE_HASH, newEvmAccount, type EvmAccount } from './state.ts';
@@ -60,10 +62,21 @@ function planEdits(layer: EvmBankLayer, edits: ReadonlyArray<readonly [Hex, EvmA
     const codeHash = code === undefined ? current.codeHash : code.length === 0 ? EMPTY_CODE_HASH : keccak256(code);
     return { address, account: { nonce: edit.nonce ?? current.nonce, balance, codeHash }, code, storage };
   });
-  if (weiDelta % WEI_PER_LAMPORT !== 0n) {
-    throw new EvmEditError(`EVM balances are backed by native lamports (1 lamport = 10^9 wei): a balance change must be a whole number of lamports, a multiple of 10^9 wei; this one changes the total by ${weiDelta} wei`);
+  const lamports = ceilDiv(weiDelta, WEI_PER_LAMPORT);
+  const leftOver = lamports * WEI_PER_LAMPORT - weiDelta;
+  if (leftOver !== 0n) {
+    if (plans.some((p) => p.address.toLowerCase() === COINBASE)) {
+      throw new EvmEditError(`EVM balances are backed by native lamports (1 lamport = 10^9 wei) and the wei under a lamport go to the coinbase ${COINBASE}: an edit of the coinbase's own balance must change the total by a multiple of 10^9 wei; this one changes it by ${weiDelta} wei`);
+    }
+    const coinbase = layer.account(COINBASE) ?? newEvmAccount();
+    plans.push({ address: COINBASE, account: { ...coinbase, balance: coinbase.balance + leftOver }, code: undefined, storage: [] });
   }
-  return { plans, lamports: weiDelta / WEI_PER_LAMPORT };
+  return { plans, lamports };
+}
+
+function ceilDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return q * b < a ? q + 1n : q;
 }
 
 /**

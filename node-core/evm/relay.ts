@@ -246,6 +246,23 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     this.queued.clear();
   }
 
+  /**
+   * Drops a transaction still waiting for its nonce gap (anvil_dropTransaction); false when no
+   * queued transaction has that hash (one handed to the chain runs in the slot it arrived in).
+   */
+  drop(hash: string): boolean {
+    for (const [from, q] of this.queued) {
+      for (const [nonce, p] of q) {
+        if (p.decoded.hash !== hash) continue;
+        q.delete(nonce);
+        if (q.size === 0) this.queued.delete(from);
+        this.forget([hash]);
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Forgets hashes of transactions in a visible block (the store answers for them). */
   forget(hashes: Iterable<string>): void {
     for (const h of hashes) {

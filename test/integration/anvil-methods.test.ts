@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther, type Chain, type Hex, type PublicClient, type TestClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { CHAIN_CONTROL_REFUSED } from '../../node-core/rpc/chain-control-gate.ts';
 import { verifyLedger } from '../../node-core/node/verify-ledger.ts';
 import { rpc, startTestNode, tempLedger, type TestNode } from '../helpers/node.ts';
@@ -107,13 +108,32 @@ describe('Anvil methods with viem test client', () => {
     assert.equal(await client.getBalance({ address: target }), parseEther('1'));
   });
 
-  test('bad input: a balance off the lamport grid, malformed data, a past time: a clear error and nothing changed', async () => {
+  test('a balance off the lamport grid: set exactly; the backing moves a whole lamport up and the coinbase gets the wei left over', async () => {
+    const target = '0x00000000000000000000000000000000000c0c00' as Hex;
+    const coinbase = '0x0000000000000000000000000000000000000000' as Hex;
+    const before = { books: books(node), coinbase: await client.getBalance({ address: coinbase }) };
+    await testClient.setBalance({ address: target, value: 1_500_000_001n });
+    assert.equal(await client.getBalance({ address: target }), 1_500_000_001n);
+    // 1.500000001 lamports asked: 2 lamports move in, 0.499999999 of one to the coinbase.
+    assert.equal(await client.getBalance({ address: coinbase }), before.coinbase + 499_999_999n);
+    assert.deepEqual(books(node), { adjusted: before.books.adjusted + 2, net: before.books.net + 2 });
+    await testClient.setBalance({ address: target, value: 1n });
+    assert.equal(await client.getBalance({ address: target }), 1n);
+    // 1.5 lamports taken out: 1 lamport leaves the backing, half of one to the coinbase (verify-ledger below checks the backing).
+    assert.equal(await client.getBalance({ address: coinbase }), before.coinbase + 999_999_999n);
+    assert.deepEqual(books(node), { adjusted: before.books.adjusted + 1, net: before.books.net + 1 });
+  });
+
+  test('bad input: the coinbase balance off the lamport grid, malformed data, a past time: a clear error and nothing changed', async () => {
     const target = '0x00000000000000000000000000000000000b0b00' as Hex;
     await testClient.setBalance({ address: target, value: parseEther('2') });
     const supply = books(node);
-    const odd = await rpc(node.evmRpcUrl, 'anvil_setBalance', [target, '0x1']);
+    const coinbase = '0x0000000000000000000000000000000000000000' as Hex;
+    const coinbaseBalance = await client.getBalance({ address: coinbase });
+    const odd = await rpc(node.evmRpcUrl, 'anvil_setBalance', [coinbase, `0x${(coinbaseBalance + 1n).toString(16)}`]);
     assert.equal(odd.error.code, -32602);
-    assert.match(odd.error.message, /whole number of lamports/);
+    assert.match(odd.error.message, /coinbase/);
+    assert.equal(await client.getBalance({ address: coinbase }), coinbaseBalance);
     const badCode = await rpc(node.evmRpcUrl, 'anvil_setCode', [target, 'zz']);
     assert.equal(badCode.error.code, -32602);
     const badWord = await rpc(node.evmRpcUrl, 'anvil_setStorageAt', [target, '0x0', '0x01']);
@@ -151,6 +171,38 @@ describe('Anvil methods with viem test client', () => {
     assert.equal((await client.waitForTransactionReceipt({ hash: again, pollingInterval: 50 })).status, 'success');
     await rpc(node.evmRpcUrl, 'anvil_autoImpersonateAccount', [false]);
     assert.equal(await client.getBalance({ address: to }), parseEther('2'));
+  });
+
+  test('dropTransaction: a transaction waiting for its nonce gap is dropped; one already run is not', async () => {
+    const account = mnemonicToAccount(WORDS, { addressIndex: 3 });
+    const wallet = createWalletClient({ account, chain, transport: http(node.evmRpcUrl) });
+    const to = '0x00000000000000000000000000000000000000f3' as Hex;
+    const nonce = await client.getTransactionCount({ address: account.address });
+    const waiting = await wallet.sendTransaction({ to, value: parseEther('1'), nonce: nonce + 1, gas: 21_000n });
+    assert.equal((await client.getTransaction({ hash: waiting })).hash, waiting);
+    await testClient.dropTransaction({ hash: waiting });
+    assert.equal((await rpc(node.evmRpcUrl, 'eth_getTransactionByHash', [waiting])).result, null);
+    assert.equal((await rpc(node.evmRpcUrl, 'anvil_dropTransaction', [waiting])).result, null);
+    // The gap closes and nothing of the dropped one follows it.
+    const ran = await wallet.sendTransaction({ to, value: parseEther('1'), nonce, gas: 21_000n });
+    assert.equal((await client.waitForTransactionReceipt({ hash: ran, pollingInterval: 50 })).status, 'success');
+    assert.equal((await rpc(node.evmRpcUrl, 'hardhat_dropTransaction', [ran])).result, null);
+    assert.equal(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }), nonce + 1);
+    assert.equal(await client.getBalance({ address: to }), parseEther('1'));
+    assert.equal((await rpc(node.evmRpcUrl, 'anvil_dropTransaction', ['0x12'])).error.code, -32602);
+  });
+
+  test('what this chain keeps fixed (base fee, coinbase, gas limit, prevRandao): a clear refusal', async () => {
+    for (const [method, params, why] of [
+      ['hardhat_setNextBlockBaseFeePerGas', ['0x1'], /base fee is fixed/],
+      ['anvil_setCoinbase', ['0x00000000000000000000000000000000000000c0'], /coinbase is fixed/],
+      ['evm_setBlockGasLimit', ['0x1'], /gas limit is fixed/],
+      ['hardhat_setPrevRandao', [`0x${'11'.repeat(32)}`], /prevRandao/],
+    ] as const) {
+      const answer = await rpc(node.evmRpcUrl, method, [...params]);
+      assert.equal(answer.error?.code, -32601, method);
+      assert.match(answer.error.message, why);
+    }
   });
 
   test('dumpState and loadState: an edited state comes back', async () => {

@@ -220,6 +220,24 @@ const resetMethod =
     return null;
   };
 
+// ---- the pool, and what this chain keeps fixed ----
+
+const anvil_dropTransaction: Method = (p, ctx) => {
+  const [hash] = parseParams(p, [required('hash', data)]);
+  if (hash.length !== 32) fail('hash', 'a 32-byte transaction hash', p);
+  const hex = bytesToHex(hash);
+  return ctx.relay.drop(hex) ? hex : null;
+};
+
+/** Anvil methods that change what this chain keeps fixed: a clear refusal saying why. */
+const fixedOnThisChain = (name: string, why: string): Method => () => {
+  throw new RpcError(-32601, `${name} is not supported on this node: ${why}`);
+};
+const fixedBaseFee = fixedOnThisChain('setNextBlockBaseFeePerGas', `the base fee is fixed at ${BASE_FEE_PER_GAS} wei (1 lamport per gas), so the burned part of every fee is whole lamports`);
+const fixedCoinbase = fixedOnThisChain('setCoinbase', 'the coinbase is fixed at the zero address (priority fees, and the wei under a lamport of balance edits, go there)');
+const fixedGasLimit = fixedOnThisChain('setBlockGasLimit', `the block gas limit is fixed at ${BLOCK_GAS_LIMIT} (Velas's)`);
+const fixedPrevRandao = fixedOnThisChain('setPrevRandao', "each EVM block's prevRandao is its native parent slot's blockhash");
+
 /** anvil_nodeInfo, with the gas price eth_gasPrice answers (methods.ts hands it in). */
 const anvilNodeInfo = (gasPrice: Method): Method => async (p, ctx) => {
   noParams(p);
@@ -262,6 +280,15 @@ const table: Record<string, Method> = {
   hardhat_loadState: anvil_loadState,
   anvil_reset: resetMethod('anvil_reset'),
   hardhat_reset: resetMethod('hardhat_reset'),
+  anvil_dropTransaction,
+  hardhat_dropTransaction: anvil_dropTransaction,
+  anvil_setNextBlockBaseFeePerGas: fixedBaseFee,
+  hardhat_setNextBlockBaseFeePerGas: fixedBaseFee,
+  anvil_setCoinbase: fixedCoinbase,
+  hardhat_setCoinbase: fixedCoinbase,
+  evm_setBlockGasLimit: fixedGasLimit,
+  anvil_setBlockGasLimit: fixedGasLimit,
+  hardhat_setPrevRandao: fixedPrevRandao,
 };
 
 /** The Anvil table, every method behind the chain-control gate; `eth_gasPrice` is the port's own (for anvil_nodeInfo). */

@@ -56,9 +56,10 @@ const storageSlot: Parse<Hex> = (v, name) => {
 
 // ---- chain and node ----
 
+/** Starts with "anvil" because development tools (hardhat-network-helpers) accept a node as a dev network by that prefix. */
 const web3_clientVersion: Method = (p, ctx) => {
   noParams(p);
-  return `Isthmus/v${ctx.version}/${process.platform}-${process.arch}/node${process.version.slice(1)}`;
+  return `anvil-compatible/Isthmus/v${ctx.version}/${process.platform}-${process.arch}/node${process.version.slice(1)}`;
 };
 const web3_sha3: Method = (p) => {
   const [bytes] = parseParams(p, [required('data', data)]);
