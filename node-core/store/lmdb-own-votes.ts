@@ -206,8 +206,12 @@ export class OwnVotes {
 
   /** In the open write transaction: removes the signature entry of the vote of `block`. */
   remove(vote: CompactVote, block: VoteBlock): void {
-    const signature = decodeBase58(this.rebuild(vote, block).signature);
-    this.sigs.removeSync(SIGS_KEY, sigEntry(signature, block.slot));
+    this.removeSignature(decodeBase58(this.rebuild(vote, block).signature), block.slot);
+  }
+
+  /** remove, given the vote's signature bytes (rebuilding a vote signs it again, which costs far more). */
+  removeSignature(signature: Uint8Array, slot: number): void {
+    this.sigs.removeSync(SIGS_KEY, sigEntry(signature, slot));
   }
 
   /** Slots whose compact vote may have this signature (each to be rebuilt and compared). */

@@ -437,9 +437,9 @@ export class LmdbStore implements Store {
 
   /** dropSlotRecords from what the slot's undo record kept, without reading its transactions back. */
   private dropIndexedSlot(slot: number, txs: IndexedTx[]): void {
-    const rec = this.blocks.get(slot);
-    const vote: CompactVote | undefined = rec?.[HEADER_VOTE];
-    if (rec && vote) this.ownVotes.remove(vote, this.decodeHeader(slot, rec));
+    const vote: CompactVote | undefined = this.blocks.get(slot)?.[HEADER_VOTE];
+    // The undo record kept the vote's wire up to the end of its signature.
+    if (vote && txs[0]) this.ownVotes.removeSignature(txs[0][1].subarray(1, 65), slot);
     txs.forEach(([signature, wire, keys, failed, memo], index) => {
       // A compact vote has no entries of its own beyond the one ownVotes.remove dropped.
       if (index === 0 && vote) return;
