@@ -232,25 +232,31 @@ export class LmdbStore implements Store {
         this.undo.removeSync(key);
         for (const record of value) {
           if (record[0] === 3) {
-            indexed.set(key[0], [...(indexed.get(key[0]) ?? []), ...record[2]]);
+            const txs = indexed.get(key[0]);
+            if (txs) txs.push(...record[2]);
+            else indexed.set(key[0], record[2]);
             continue;
           }
           const [kind, target, prev] = record;
-          const bytes = prev === null ? null : asBinary(Buffer.from(prev));
+          // Only a key's first record is put back: most records repeat a key (the vote account's in every slot).
+          const bytes = () => (prev === null ? null : asBinary(Buffer.from(prev)));
           if (kind === 0) {
             if (accounts.has(target)) continue;
             accounts.add(target);
-            if (bytes) this.accounts.putSync(target, bytes as unknown as AccountRecord);
+            const restored = bytes();
+            if (restored) this.accounts.putSync(target, restored as unknown as AccountRecord);
             else this.accounts.removeSync(target);
           } else if (kind === 1) {
             const id = JSON.stringify(target);
             if (extras.has(id)) continue;
             extras.set(id, target);
-            if (bytes) this.extras.putSync(target, bytes);
+            const restored = bytes();
+            if (restored) this.extras.putSync(target, restored);
             else this.extras.removeSync(target);
           } else if (!metaRestored) {
             metaRestored = true;
-            if (bytes) this.meta.putSync(META_KEY, bytes as unknown as ChainMeta);
+            const restored = bytes();
+            if (restored) this.meta.putSync(META_KEY, restored as unknown as ChainMeta);
           }
         }
       }
