@@ -112,7 +112,7 @@ export function rebuildVote(template: VoteTemplate, vote: CompactVote, block: Vo
   return { signature: tx.id, wire: tx.wire, meta, accountKeys: [...tx.message.accountKeys], memo: null };
 }
 
-/** Votes signed last, kept (oldest dropped first) beyond what a revert of a few thousand slots and a start read again. */
+/** Signed votes remembered, the least recently used dropped first: the 300 the status cache reads, with room for a few thousand slots written between two reads. */
 const SIGNED_VOTES_KEPT = 4096;
 
 /**
@@ -126,12 +126,14 @@ class SignedVotes {
   readonly cast: CastVote = (voter, voted) => {
     const key = `${voter.identity.address} ${voter.voteAccount} ${voted.slot} ${voted.blockhash} ${voted.blockTime}`;
     let signed = this.byInputs.get(key);
-    if (!signed) {
+    if (signed) {
+      this.byInputs.delete(key); // used last: dropped last
+    } else {
       const tx = voteTransaction(voter, voted);
       signed = { id: tx.id, wire: tx.wire, accountKeys: tx.message.accountKeys };
-      this.byInputs.set(key, signed);
-      if (this.byInputs.size > SIGNED_VOTES_KEPT) this.byInputs.delete(this.byInputs.keys().next().value!);
+      if (this.byInputs.size >= SIGNED_VOTES_KEPT) this.byInputs.delete(this.byInputs.keys().next().value!);
     }
+    this.byInputs.set(key, signed);
     // A copy of the bytes: the caller owns the transaction it is given.
     return { id: signed.id, wire: signed.wire.slice(), message: { accountKeys: signed.accountKeys } };
   };
