@@ -233,7 +233,7 @@ export class LmdbStore implements Store {
         for (const record of value) {
           if (record[0] === 3) {
             const txs = indexed.get(key[0]);
-            if (txs) txs.push(...record[2]);
+            if (txs) for (const tx of record[2]) txs.push(tx);
             else indexed.set(key[0], record[2]);
             continue;
           }
