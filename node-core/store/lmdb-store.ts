@@ -58,6 +58,8 @@ type TxKey = [number, number] | [number];
 type ExtraRecordKey = [string, ...Array<string | number>];
 
 const extraRecordKey = (table: string, key: ExtraKey): ExtraRecordKey => (Array.isArray(key) ? [table, ...key] : [table, key as string | number]);
+/** What an undo record is of, as one string (LmdbStore.undoKept). */
+const undoKey = (kind: UNDO_ACCOUNT | UNDO_EXTRA | UNDO_META, target: Address | ExtraRecordKey | null): string => `${kind}${typeof target === 'string' ? target : JSON.stringify(target)}`;
 
 /**
  * An undo record: what a commit after the undo floor overwrote (the value's stored bytes, null when
@@ -100,6 +102,14 @@ export class LmdbStore implements Store {
   private readonly undo: Database<UndoRecord[], [number, number] | [number]>;
   private readonly snapshots: Database<SnapshotBook, string>;
   private undoFrom: number | null;
+  /**
+   * The accounts, extras and meta (by undoKey) with an undo record since the book was last written
+   * (at a snapshot's slot, so after every live snapshot's) or a revert (which deletes the records after
+   * its slot). A revert puts back only a key's first record after the snapshot's slot, so later commits
+   * keep none for these (the vote account's, the payer's and the meta's in every slot were most of the
+   * undo records). Empty after opening: records are kept again, which is only redundant.
+   */
+  private readonly undoKept = new Set<string>();
   private readonly txnFlags: number;
   private closed: Promise<void> | null = null;
 
@@ -157,11 +167,18 @@ export class LmdbStore implements Store {
   /** Runs as one LMDB transaction before returning, so the commit is captured when called. */
   async commitSlot(commit: SlotCommit): Promise<void> {
     const { block, accounts, meta, extras } = commit;
+    const kept = new Set<string>();
     try {
       this.write(() => {
         const slot = block.slot;
         const undo: UndoRecord[] | null = this.undoFrom !== null && slot > this.undoFrom ? [] : null;
         const keep = undo && ((record: UndoRecord) => undo.push(record));
+        /** Whether a record of `key` is to be kept: the first since the book was written (added once the commit is). */
+        const firstRecord = (key: string): boolean => {
+          if (this.undoKept.has(key) || kept.has(key)) return false;
+          kept.add(key);
+          return true;
+        };
         if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
         const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
         const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
@@ -180,20 +197,21 @@ export class LmdbStore implements Store {
           this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
         });
         for (const [address, account] of accounts) {
-          keep?.([0, address, this.accounts.getBinary(address) ?? null]);
+          if (keep && firstRecord(undoKey(0, address))) keep([0, address, this.accounts.getBinary(address) ?? null]);
           if (account === null) this.accounts.removeSync(address);
           else this.accounts.putSync(address, encodeAccount(account));
         }
-        keep?.([2, null, this.meta.getBinary(META_KEY) ?? null]);
+        if (keep && firstRecord(undoKey(2, null))) keep([2, null, this.meta.getBinary(META_KEY) ?? null]);
         this.meta.putSync(META_KEY, meta);
         for (const { table, key, value } of extras ?? []) {
           const recordKey = extraRecordKey(table, key);
-          keep?.([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
+          if (keep && firstRecord(undoKey(1, recordKey))) keep([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
           if (value === null) this.extras.removeSync(recordKey);
           else this.extras.putSync(recordKey, value);
         }
         if (undo) this.undo.putSync([slot, this.nextUndoSequence(slot)], undo);
       });
+      for (const key of kept) this.undoKept.add(key);
     } catch (e) {
       // A template added in the aborted transaction is not in the ledger.
       this.ownVotes.load();
@@ -212,6 +230,7 @@ export class LmdbStore implements Store {
   }
 
   async writeSnapshots(book: SnapshotBook): Promise<void> {
+    this.undoKept.clear();
     this.write(() => {
       const end: [number] | undefined = book.undoFrom === null ? undefined : [book.undoFrom + 1];
       for (const key of Array.from(this.undo.getKeys(end ? { end } : {}))) this.undo.removeSync(key);
@@ -222,6 +241,7 @@ export class LmdbStore implements Store {
 
   async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
     if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
+    this.undoKept.clear();
     return this.write(() => {
       // Oldest first: the first record of a key holds its value at `slot`; later ones are skipped.
       const accounts = new Set<Address>();
