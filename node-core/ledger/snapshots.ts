@@ -3,9 +3,9 @@
  *
  * A snapshot is a slot: taking one seals the working bank and records the newest stored slot. While
  * any snapshot is kept, each later commit keeps undo records of what it overwrites (store.ts,
- * SnapshotBook), so a revert is one atomic store write that puts those values back newest first and
- * deletes the discarded slots' blocks, transactions, statuses and index entries; then the chain
- * drops its banks above the root and continues from the snapshot's slot (Chain.resetTo). The work
+ * SnapshotBook), so a revert is one atomic store write that puts back each value as it stood at the
+ * snapshot's slot and deletes the discarded slots' blocks, transactions, statuses and index entries;
+ * then the chain drops its banks above the root and continues from the snapshot's slot (Chain.resetTo). The work
  * grows with what changed since the snapshot, not with the ledger.
  *
  * Ids are one counter shared by every port. As Anvil does, a revert deletes the snapshot it reverts

@@ -22,7 +22,7 @@ import { decodeBase58, encodeBase58 } from '../common/base58.ts';
 import { VOTE_PROGRAM_ID, type Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import { decodeVoteInstruction } from '../runtime/programs/vote/instruction.ts';
-import { voteTransaction } from '../runtime/programs/vote/vote-transaction.ts';
+import { voteTransaction, type Voter, type VotedBlock } from '../runtime/programs/vote/vote-transaction.ts';
 import { SYSVAR_CLOCK_ID, SYSVAR_SLOT_HASHES_ID } from '../runtime/sysvars.ts';
 import { parseTransaction } from '../runtime/wire.ts';
 import type { Reward, StoredTransaction, TransactionStatusMeta } from './store.ts';
@@ -81,11 +81,14 @@ export function splitVote(tx: StoredTransaction, block: VoteBlock): { template: 
   return { template, vote: [block.slot - voted.slots[0]!, hash, voted.timestamp === null ? null : block.blockTime - voted.timestamp, m.preBalances[0]!] };
 }
 
+/** What a rebuild needs of a signed vote: voteTransaction, or a memo of it (SignedVotes). */
+type CastVote = (voter: Voter, voted: VotedBlock) => { id: string; wire: Uint8Array; message: { accountKeys: readonly Address[] } };
+
 /** The vote exactly as the node produced it, from its template, its own numbers and the identity's key. */
-export function rebuildVote(template: VoteTemplate, vote: CompactVote, block: VoteBlock, identity: Keypair): StoredTransaction {
+export function rebuildVote(template: VoteTemplate, vote: CompactVote, block: VoteBlock, identity: Keypair, cast: CastVote = voteTransaction): StoredTransaction {
   const [, voteAccount, fee, otherBalances, changes, logMessages, computeUnitsConsumed] = template;
   const [, slotDistance, hash, timestampDistance, identityBalance] = vote;
-  const tx = voteTransaction(
+  const tx = cast(
     { identity, voteAccount },
     {
       slot: block.slot - slotDistance,
@@ -107,6 +110,33 @@ export function rebuildVote(template: VoteTemplate, vote: CompactVote, block: Vo
     loadedAddresses: { writable: [], readonly: [] },
   };
   return { signature: tx.id, wire: tx.wire, meta, accountKeys: [...tx.message.accountKeys], memo: null };
+}
+
+/** Signed votes remembered, the least recently used dropped first: the 300 the status cache reads, with room for a few thousand slots written between two reads. */
+const SIGNED_VOTES_KEPT = 4096;
+
+/**
+ * The newest votes signed, by what their bytes follow from. Building and signing a vote again costs
+ * about half a millisecond; the newest 300 blocks' votes are rebuilt at each start and revert (the
+ * status cache) and by whoever reads recent blocks, and each was built when it was written.
+ */
+class SignedVotes {
+  private readonly byInputs = new Map<string, { id: string; wire: Uint8Array; accountKeys: readonly Address[] }>();
+
+  readonly cast: CastVote = (voter, voted) => {
+    const key = `${voter.identity.address} ${voter.voteAccount} ${voted.slot} ${voted.blockhash} ${voted.blockTime}`;
+    let signed = this.byInputs.get(key);
+    if (signed) {
+      this.byInputs.delete(key); // used last: dropped last
+    } else {
+      const tx = voteTransaction(voter, voted);
+      signed = { id: tx.id, wire: tx.wire, accountKeys: tx.message.accountKeys };
+      if (this.byInputs.size >= SIGNED_VOTES_KEPT) this.byInputs.delete(this.byInputs.keys().next().value!);
+    }
+    this.byInputs.set(key, signed);
+    // A copy of the bytes: the caller owns the transaction it is given.
+    return { id: signed.id, wire: signed.wire.slice(), message: { accountKeys: signed.accountKeys } };
+  };
 }
 
 /** A stored transaction as plain values (a decoded record reads its signature and keys lazily). */
@@ -137,6 +167,7 @@ export class OwnVotes {
   /** Addresses of the stored templates' votes, each with the templates whose votes name it. */
   private readonly addressTemplates = new Map<Address, Set<number>>();
   private readonly signers = new Map<Address, Keypair>();
+  private readonly signed = new SignedVotes();
 
   constructor(root: RootDatabase) {
     this.templates = root.openDB('vote-templates', {});
@@ -180,7 +211,7 @@ export class OwnVotes {
     const known = this.byShape.get(shape);
     const id = known ?? (this.lastTemplateId() ?? -1) + 1;
     const vote: CompactVote = [id, ...split.vote];
-    if (!isDeepStrictEqual(plainTx(rebuildVote(split.template, vote, block, identity)), plainTx(tx))) return null;
+    if (!isDeepStrictEqual(plainTx(rebuildVote(split.template, vote, block, identity, this.signed.cast)), plainTx(tx))) return null;
     if (known === undefined) {
       this.templates.putSync(id, split.template);
       this.remember(id, split.template);
@@ -194,7 +225,7 @@ export class OwnVotes {
     if (!template) throw new Error(`the ledger's vote in slot ${block.slot} names template ${vote[0]}, which it does not hold`);
     const identity = this.signers.get(template[0]);
     if (!identity) throw new Error(`the ledger's vote in slot ${block.slot} is stored compactly and is rebuilt with its identity's key (${template[0]}), which this store was not given`);
-    return rebuildVote(template, vote, block, identity);
+    return rebuildVote(template, vote, block, identity, this.signed.cast);
   }
 
   /** The fee reward of the block's leader when it is the vote's identity, as a block with only its vote has. */
@@ -213,8 +244,12 @@ export class OwnVotes {
 
   /** In the open write transaction: removes the signature entry of the vote of `block`. */
   remove(vote: CompactVote, block: VoteBlock): void {
-    const signature = decodeBase58(this.rebuild(vote, block).signature);
-    this.sigs.removeSync(SIGS_KEY, sigEntry(signature, block.slot));
+    this.removeSignature(decodeBase58(this.rebuild(vote, block).signature), block.slot);
+  }
+
+  /** remove, given the vote's signature bytes (rebuilding a vote signs it again, which costs far more). */
+  removeSignature(signature: Uint8Array, slot: number): void {
+    this.sigs.removeSync(SIGS_KEY, sigEntry(signature, slot));
   }
 
   /** Slots whose compact vote may have this signature (each to be rebuilt and compared). */

@@ -58,6 +58,8 @@ type TxKey = [number, number] | [number];
 type ExtraRecordKey = [string, ...Array<string | number>];
 
 const extraRecordKey = (table: string, key: ExtraKey): ExtraRecordKey => (Array.isArray(key) ? [table, ...key] : [table, key as string | number]);
+/** What an undo record is of, as one string (LmdbStore.undoKept). */
+const undoKey = (kind: UNDO_ACCOUNT | UNDO_EXTRA | UNDO_META, target: Address | ExtraRecordKey | null): string => `${kind}${typeof target === 'string' ? target : JSON.stringify(target)}`;
 
 /**
  * An undo record: what a commit after the undo floor overwrote (the value's stored bytes, null when
@@ -102,6 +104,14 @@ export class LmdbStore implements Store {
   private readonly undo: Database<UndoRecord[], [number, number] | [number]>;
   private readonly snapshots: Database<SnapshotBook, string>;
   private undoFrom: number | null;
+  /**
+   * The accounts, extras and meta (by undoKey) with an undo record since the book was last written
+   * (at a snapshot's slot, so after every live snapshot's) or a revert (which deletes the records after
+   * its slot). A revert puts back only a key's first record after the snapshot's slot, so later commits
+   * keep none for these (the vote account's, the payer's and the meta's in every slot were most of the
+   * undo records). Empty after opening: records are kept again, which is only redundant.
+   */
+  private readonly undoKept = new Set<string>();
   private readonly txnFlags: number;
   private closed: Promise<void> | null = null;
 
@@ -160,8 +170,10 @@ export class LmdbStore implements Store {
 
   /** Runs as one LMDB transaction before returning, so the commit is captured when called. */
   async commitSlot(commit: SlotCommit): Promise<void> {
+    const kept = new Set<string>();
     try {
-      this.write(() => this.writeSlot(commit));
+      this.write(() => this.writeSlot(commit, kept));
+      for (const key of kept) this.undoKept.add(key);
     } catch (e) {
       // A template added in the aborted transaction is not in the ledger.
       this.ownVotes.load();
@@ -169,12 +181,21 @@ export class LmdbStore implements Store {
     }
   }
 
-  /** commitSlot's writes, in the open write transaction. */
-  private writeSlot(commit: SlotCommit): void {
+  /**
+   * commitSlot's writes, in the open write transaction. `kept` collects the keys this commit kept an
+   * undo record of (added to undoKept once the transaction has committed).
+   */
+  private writeSlot(commit: SlotCommit, kept: Set<string>): void {
     const { block, accounts, meta, extras } = commit;
     const slot = block.slot;
     const undo: UndoRecord[] | null = this.undoFrom !== null && slot > this.undoFrom ? [] : null;
     const keep = undo && ((record: UndoRecord) => undo.push(record));
+    /** Whether a record of `key` is to be kept: the first since the book was written. */
+    const firstRecord = (key: string): boolean => {
+      if (this.undoKept.has(key) || kept.has(key)) return false;
+      kept.add(key);
+      return true;
+    };
     if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
     const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
     const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
@@ -193,15 +214,15 @@ export class LmdbStore implements Store {
       this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
     });
     for (const [address, account] of accounts) {
-      keep?.([0, address, this.accounts.getBinary(address) ?? null]);
+      if (keep && firstRecord(undoKey(0, address))) keep([0, address, this.accounts.getBinary(address) ?? null]);
       if (account === null) this.accounts.removeSync(address);
       else this.accounts.putSync(address, encodeAccount(account));
     }
-    keep?.([2, null, this.meta.getBinary(META_KEY) ?? null]);
+    if (keep && firstRecord(undoKey(2, null))) keep([2, null, this.meta.getBinary(META_KEY) ?? null]);
     this.meta.putSync(META_KEY, meta);
     for (const { table, key, value } of extras ?? []) {
       const recordKey = extraRecordKey(table, key);
-      keep?.([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
+      if (keep && firstRecord(undoKey(1, recordKey))) keep([1, recordKey, this.extras.getBinary(recordKey) ?? null]);
       if (value === null) this.extras.removeSync(recordKey);
       else this.extras.putSync(recordKey, value);
     }
@@ -210,6 +231,7 @@ export class LmdbStore implements Store {
 
   /** Every named database is emptied (LMDB frees their pages) and the genesis written, in one transaction. */
   async resetToGenesis(genesis: unknown, slot0: SlotCommit, book: SnapshotBook): Promise<void> {
+    this.undoKept.clear();
     try {
       this.write(() => {
         for (const db of [this.blocks, this.txs, this.sigs, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots]) db.clearSync();
@@ -217,7 +239,7 @@ export class LmdbStore implements Store {
         this.ownVotes.clear();
         this.undoFrom = null;
         this.genesis.putSync(GENESIS_KEY, genesis);
-        this.writeSlot(slot0);
+        this.writeSlot(slot0, new Set());
         this.snapshots.putSync(BOOK_KEY, book);
         this.undoFrom = book.undoFrom;
       });
@@ -239,6 +261,7 @@ export class LmdbStore implements Store {
   }
 
   async writeSnapshots(book: SnapshotBook): Promise<void> {
+    this.undoKept.clear();
     this.write(() => {
       const end: [number] | undefined = book.undoFrom === null ? undefined : [book.undoFrom + 1];
       for (const key of Array.from(this.undo.getKeys(end ? { end } : {}))) this.undo.removeSync(key);
@@ -249,6 +272,7 @@ export class LmdbStore implements Store {
 
   async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
     if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
+    this.undoKept.clear();
     return this.write(() => {
       // Oldest first: the first record of a key holds its value at `slot`; later ones are skipped.
       const accounts = new Set<Address>();
@@ -259,25 +283,31 @@ export class LmdbStore implements Store {
         this.undo.removeSync(key);
         for (const record of value) {
           if (record[0] === 3) {
-            indexed.set(key[0], [...(indexed.get(key[0]) ?? []), ...record[2]]);
+            const txs = indexed.get(key[0]);
+            if (txs) for (const tx of record[2]) txs.push(tx);
+            else indexed.set(key[0], record[2]);
             continue;
           }
           const [kind, target, prev] = record;
-          const bytes = prev === null ? null : asBinary(Buffer.from(prev));
+          // Only a key's first record is put back: most records repeat a key (the vote account's in every slot).
+          const bytes = () => (prev === null ? null : asBinary(Buffer.from(prev)));
           if (kind === 0) {
             if (accounts.has(target)) continue;
             accounts.add(target);
-            if (bytes) this.accounts.putSync(target, bytes as unknown as AccountRecord);
+            const restored = bytes();
+            if (restored) this.accounts.putSync(target, restored as unknown as AccountRecord);
             else this.accounts.removeSync(target);
           } else if (kind === 1) {
             const id = JSON.stringify(target);
             if (extras.has(id)) continue;
             extras.set(id, target);
-            if (bytes) this.extras.putSync(target, bytes);
+            const restored = bytes();
+            if (restored) this.extras.putSync(target, restored);
             else this.extras.removeSync(target);
           } else if (!metaRestored) {
             metaRestored = true;
-            if (bytes) this.meta.putSync(META_KEY, bytes as unknown as ChainMeta);
+            const restored = bytes();
+            if (restored) this.meta.putSync(META_KEY, restored as unknown as ChainMeta);
           }
         }
       }
@@ -464,9 +494,9 @@ export class LmdbStore implements Store {
 
   /** dropSlotRecords from what the slot's undo record kept, without reading its transactions back. */
   private dropIndexedSlot(slot: number, txs: IndexedTx[]): void {
-    const rec = this.blocks.get(slot);
-    const vote: CompactVote | undefined = rec?.[HEADER_VOTE];
-    if (rec && vote) this.ownVotes.remove(vote, this.decodeHeader(slot, rec));
+    const vote: CompactVote | undefined = this.blocks.get(slot)?.[HEADER_VOTE];
+    // The undo record kept the vote's wire up to the end of its signature.
+    if (vote && txs[0]) this.ownVotes.removeSignature(txs[0][1].subarray(1, 65), slot);
     txs.forEach(([signature, wire, keys, failed, memo], index) => {
       // A compact vote has no entries of its own beyond the one ownVotes.remove dropped.
       if (index === 0 && vote) return;

@@ -180,7 +180,9 @@ export interface Store {
   /**
    * One atomic write: every slot above `slot` undone (accounts, extras and meta as they stood at
    * `slot`; blocks, transactions, statuses and index entries deleted; their undo records dropped)
-   * and `book` written. `slot` must be at or above the book's `undoFrom`.
+   * and `book` written. `slot` must be at or above the book's `undoFrom`, and a slot the book was
+   * written at (a snapshot's): the LMDB store keeps each key's first undo record after the book was
+   * last written, not after every slot.
    */
   revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords>;
   /**

@@ -147,6 +147,26 @@ for (const backend of backends) {
       await store.close();
     });
 
+    it('keys changed in every slot after nested snapshots come back as they stood at each, also after slots written again', async () => {
+      const { store } = await backend.open();
+      await base(store);
+      await store.writeSnapshots({ undoFrom: 1, registry: 'at 1' });
+      for (let slot = 2; slot <= 5; slot++) await store.commitSlot(slotCommit(slot, [], { accounts: [[A, account(100 - slot)]], extras: [{ table: 'evm', key: 'kept', value: new Uint8Array([slot]) }] }));
+      await store.writeSnapshots({ undoFrom: 1, registry: 'at 1 and 5' });
+      for (let slot = 6; slot <= 9; slot++) await store.commitSlot(slotCommit(slot, [], { accounts: [[A, account(200 + slot)], [B, account(slot)]], extras: [{ table: 'evm', key: 'kept', value: new Uint8Array([slot]) }] }));
+      const r5 = await store.revertTo(5, { undoFrom: 1, registry: 'at 1' });
+      assert.deepEqual(r5.discardedSlots, [6, 7, 8, 9]);
+      assert.deepEqual(new Map(r5.accounts), new Map([[A, account(95)], [B, null]]));
+      assert.deepEqual(await store.readMeta(), chainMeta(5));
+      assert.deepEqual(await store.getExtra('evm', 'kept'), new Uint8Array([5]));
+      // Slots 6-8 again (B, changed only after slot 5 before, changed again), then back to slot 1: every key as it stood there.
+      for (let slot = 6; slot <= 8; slot++) await store.commitSlot(slotCommit(slot, [], { accounts: [[A, account(300 + slot)], [B, account(10 * slot)], [C, account(slot)]], extras: [{ table: 'evm', key: 'kept', value: new Uint8Array([slot]) }] }));
+      const r1 = await store.revertTo(1, { undoFrom: null, registry: null });
+      assert.deepEqual(r1.discardedSlots, [2, 3, 4, 5, 6, 7, 8]);
+      await assertAtSlot1(store);
+      await store.close();
+    });
+
     it('a floor raised drops the undo records below it: a revert there is refused, and nothing changes', async () => {
       const { store } = await backend.open();
       await base(store);
