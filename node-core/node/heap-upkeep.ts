@@ -23,8 +23,12 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 const CHECK_MS = 5_000;
 /** The event loop busy less than this share of the last check's interval: the node is quiet. */
 const QUIET_UTILIZATION = 0.3;
-/** Heap growth (committed bytes since the last collection) that is worth a full collection. */
-const GROWTH_BYTES = 48 * 1024 * 1024;
+/**
+ * Heap growth (committed bytes over the smallest since the last collection) worth a full one. With
+ * the growth held to twice the live data, a burst's heap ends ~50 MB over its live size; at idle the
+ * node takes minutes to grow this much.
+ */
+const GROWTH_BYTES = 16 * 1024 * 1024;
 /** The old generation may grow to (1 + this / 100) times what survived the last major collection. */
 const HEAP_GROWING_PERCENT = 100;
 
