@@ -23,7 +23,7 @@ import { foundryBinary } from '../test/helpers/evm.ts';
 import { followBlockArrivals, percentiles } from './lib/block-arrivals.ts';
 import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
-import { rssMiB, samplePeakRss } from './lib/rss.ts';
+import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
 import { headline } from './lib/headline.ts';
 
 const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' } } });
@@ -130,26 +130,14 @@ async function measure(name: string, url: string, chainId: bigint): Promise<Figu
   return { transfers, latency, retries: load.retries, call, callDistinct, balance };
 }
 
-/** The node's resident memory: idle after start, the peak under the load, and a minute after it ended. */
-interface Memory {
-  idle: number;
-  peak: number;
-  settled: number;
-}
-
-async function benchIsthmus(): Promise<Figures & { memory: Memory }> {
+async function benchIsthmus(): Promise<Figures & { memory: MemoryAround }> {
   const node = await startNodeProcess(['--mnemonic', WORDS]);
   try {
     const pid = node.child.pid!;
     await sleep(2_000);
-    const idle = rssMiB(pid);
-    const sampler = samplePeakRss(pid);
-    const figures = await measure('isthmus', node.evmRpcUrl, 5705n);
-    const peak = sampler.stop();
-    await sleep(SETTLE_MS);
-    const settled = rssMiB(pid);
-    console.log(`  isthmus: RSS idle ${idle.toFixed(0)} MiB, peak under load ${peak.toFixed(0)} MiB, ${SETTLE_MS / 1000} s after the load ${settled.toFixed(0)} MiB`);
-    return { ...figures, memory: { idle, peak, settled } };
+    const { result: figures, memory } = await memoryAround(pid, SETTLE_MS, () => measure('isthmus', node.evmRpcUrl, 5705n));
+    console.log(`  isthmus: RSS idle ${formatResident(memory.idle)}, peak under load ${formatResident(memory.peak)}, ${SETTLE_MS / 1000} s after the load ${formatResident(memory.settled)}`);
+    return { ...figures, memory };
   } finally {
     await node.stop();
   }
@@ -213,13 +201,11 @@ console.log(`send-to-receipt  median ${ours.latency.median.toFixed(0)} ms, p90 $
 console.log(`eth_call         ${ours.call.toFixed(0)} requests/s = ${ratio(ours.call, anvil?.call)}; bar 0.25x (the same call: answered from the block's result cache after the first)`);
 console.log(`eth_call (distinct) ${ours.callDistinct.toFixed(0)} requests/s = ${ratio(ours.callDistinct, anvil?.callDistinct)} (a different caller each time: every call executed)`);
 console.log(`eth_getBalance   ${ours.balance.toFixed(0)} requests/s = ${ratio(ours.balance, anvil?.balance)}; bar 1x`);
-console.log(`memory           idle ${ours.memory.idle.toFixed(0)} MiB (goal < 150), peak ${ours.memory.peak.toFixed(0)} MiB (goal < 400), ${SETTLE_MS / 1000} s after ${ours.memory.settled.toFixed(0)} MiB (goal within 30% of idle)`);
+console.log(memoryGoalLines(ours.memory).map((line, i) => `${i === 0 ? 'memory (RSS)    ' : '                '} ${line}`).join('\n'));
 
 const vsAnvil = (value: number | undefined) => (value === undefined ? undefined : { name: 'Anvil', value });
 headline({ bench: 'evm', figure: 'EVM transfers (burst, until every receipt)', value: ours.transfers, unit: '/s', peer: vsAnvil(anvil?.transfers), goal: '≥ 1.0x Anvil' });
 headline({ bench: 'evm', figure: 'EVM send-to-receipt median during the burst', value: ours.latency.median, unit: 'ms', peer: vsAnvil(anvil?.latency.median), goal: 'within two slots' });
 headline({ bench: 'evm', figure: 'eth_call, a different caller each time', value: ours.callDistinct, unit: 'req/s', peer: vsAnvil(anvil?.callDistinct), goal: '≥ 0.3x Anvil' });
 headline({ bench: 'evm', figure: 'eth_getBalance', value: ours.balance, unit: 'req/s', peer: vsAnvil(anvil?.balance), goal: '≥ 1.0x Anvil' });
-headline({ bench: 'evm', figure: 'node RSS idle', value: ours.memory.idle, unit: 'MiB', goal: '< 150 MiB' });
-headline({ bench: 'evm', figure: 'node RSS peak under the load', value: ours.memory.peak, unit: 'MiB', goal: '< 400 MiB' });
-headline({ bench: 'evm', figure: 'node RSS a minute after the load', value: ours.memory.settled, unit: 'MiB', goal: 'within 30% of idle' });
+memoryHeadlines('evm', ours.memory);

@@ -9,43 +9,54 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startNodeProcess } from './lib/node-process.ts';
+import { freePort, startNodeProcess, type NodeProcess } from './lib/node-process.ts';
 import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { presignTransfers } from './lib/transfers.ts';
 import { liteSvmPeer } from './lib/litesvm.ts';
 import { headline } from './lib/headline.ts';
+import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, 'peer-count': { type: 'string', default: '2000' } } });
+const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, 'peer-count': { type: 'string', default: '2000' }, 'settle-seconds': { type: 'string', default: '60' } } });
 const COUNT = Number(values.count);
 const CONCURRENCY = Number(values.concurrency);
 const PEER_COUNT = Number(values['peer-count']);
+/** How long after the load the settled memory is read (issue 18: within 30% of idle a minute after a burst). */
+const SETTLE_MS = Number(values['settle-seconds']) * 1000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function benchIsthmus(): Promise<number> {
+async function benchIsthmus(): Promise<{ rate: number; memory: MemoryAround }> {
   const node = await startNodeProcess();
   try {
-    const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
-    const wires = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count: COUNT });
-    const bodies = wires.map((w, i) =>
-      JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }),
-    );
-    const base: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
-    const start = performance.now();
-    const load = await postConcurrently(node.rpcUrl, bodies, CONCURRENCY);
-    if (load.errors) console.log(`  isthmus: ${load.errors} sends failed, first: ${load.firstError}`);
-    for (;;) {
-      const n: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
-      if (n - base >= load.ok) break;
-      await sleep(5);
-    }
-    const seconds = (performance.now() - start) / 1000;
-    const rate = load.ok / seconds;
-    console.log(`  isthmus: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${rate.toFixed(0)} transfers/s`);
-    return rate;
+    await sleep(2_000);
+    const { result: rate, memory } = await memoryAround(node.child.pid!, SETTLE_MS, () => transfers(node));
+    console.log(`  isthmus: RSS idle ${formatResident(memory.idle)}, peak under load ${formatResident(memory.peak)}, ${SETTLE_MS / 1000} s after the load ${formatResident(memory.settled)}`);
+    return { rate, memory };
   } finally {
     await node.stop();
   }
+}
+
+/** The transfers until every one is processed; transfers per second. */
+async function transfers(node: NodeProcess): Promise<number> {
+  const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
+  const wires = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count: COUNT });
+  const bodies = wires.map((w, i) =>
+    JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }),
+  );
+  const base: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
+  const start = performance.now();
+  const load = await postConcurrently(node.rpcUrl, bodies, CONCURRENCY);
+  if (load.errors) console.log(`  isthmus: ${load.errors} sends failed, first: ${load.firstError}`);
+  for (;;) {
+    const n: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
+    if (n - base >= load.ok) break;
+    await sleep(5);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const rate = load.ok / seconds;
+  console.log(`  isthmus: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${rate.toFixed(0)} transfers/s`);
+  return rate;
 }
 
 async function benchLiteSvm(): Promise<number> {
@@ -90,7 +101,7 @@ async function benchGanache(): Promise<number> {
 }
 
 console.log(`native-transfers: ${COUNT} pre-signed transfers, ${CONCURRENCY} requests in flight`);
-const ours = await benchIsthmus();
+const { rate: ours, memory } = await benchIsthmus();
 const lite = await benchLiteSvm();
 const ganache = await benchGanache();
 console.log('');
@@ -99,3 +110,5 @@ console.log(`vs litesvm         ${(ours / lite).toFixed(2)}x (litesvm ${lite.toF
 headline({ bench: 'native-transfers', figure: 'native transfers over HTTP', value: ours, unit: '/s', peer: { name: 'LiteSVM in-process', value: lite }, goal: '≥ 0.45x LiteSVM' });
 headline({ bench: 'native-transfers', figure: 'transfers over HTTP vs ganache', value: ours, unit: '/s', peer: { name: 'ganache (ETH)', value: ganache } });
 console.log(`vs ganache         ${(ours / ganache).toFixed(2)}x (ganache ${ganache.toFixed(0)}/s over HTTP)`);
+console.log(memoryGoalLines(memory).map((line, i) => `${i === 0 ? 'memory (RSS)      ' : '                  '} ${line}`).join('\n'));
+memoryHeadlines('native-transfers', memory);

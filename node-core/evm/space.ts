@@ -49,8 +49,14 @@ import { TransactionDecoder } from './transaction.ts';
 
 export type { EvmSpaceMeta } from './records.ts';
 
-/** Blocks kept in memory with their transactions (BLOCKHASH's 256, and the RPC's usual reads). */
+/** Blocks kept in memory (BLOCKHASH's 256, the finalized head, and the RPC's usual reads). */
 const RECENT_BLOCKS = 300;
+/**
+ * Transaction records kept with the newest of those blocks, at most (a transfer's is ~1.5 KB in
+ * memory): a block of a burst holds over a thousand, so 300 blocks' worth would be hundreds of MB.
+ * Older blocks' transactions are read from the store.
+ */
+const RECENT_TXS = 4_096;
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -76,7 +82,10 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
   private sealedHead: { number: number; hash: Hex };
   /** The newest block whose slot is durable: what the RPC shows. */
   private visible: EvmBlockRecord;
-  private readonly recent = new Map<number, { block: EvmBlockRecord; txs: EvmTxRecord[] }>();
+  /** The newest blocks, oldest first; `txs` null once the block has left the transaction budget. */
+  private readonly recent = new Map<number, { block: EvmBlockRecord; txs: EvmTxRecord[] | null }>();
+  /** Transaction records held in `recent`. */
+  private recentTxs = 0;
   private readonly hashesPending = new Map<number, Deferred<Uint8Array>>();
   private readonly nodeKeysBySlot = new Map<number, string[]>();
   private nextNumberAtStart: number;
@@ -111,10 +120,19 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     if (!headRecord) throw new Error(`the EVM space's newest block ${meta.head.number} is missing from the store`);
     space = new EvmSpace(chainId, store, machine, callMachine, trie, meta, headRecord);
     await space.loadState();
+    const blocks: EvmBlockRecord[] = [];
     for (let n = Math.max(0, meta.head.number - RECENT_BLOCKS + 1); n <= meta.head.number; n++) {
       const block = await readBlock(store, n);
-      if (block) space.remember(block, await Promise.all(block.transactions.map((h) => space.readTx(h))).then((t) => t.filter((x) => x !== null)));
+      if (block) blocks.push(block);
     }
+    // Only the newest blocks within the budget are read with their transactions.
+    let budget = RECENT_TXS;
+    const withTxs = new Set<number>();
+    for (let i = blocks.length - 1; i >= 0 && blocks[i]!.transactions.length <= budget; i--) {
+      budget -= blocks[i]!.transactions.length;
+      withTxs.add(blocks[i]!.number);
+    }
+    for (const block of blocks) space.remember(block, withTxs.has(block.number) ? await space.readTxs(block) : null);
     return space;
   }
 
@@ -195,7 +213,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     const entry = this.recent.get(Number(layer.blockNumber));
     if (!entry) return;
     this.visible = entry.block;
-    this.emit('block', entry.block, entry.txs);
+    this.emit('block', entry.block, entry.txs ?? layer.transactions);
   }
 
   retimed(bank: Bank): void {
@@ -242,7 +260,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     this.trie.revertTo(hexToBytes(meta.stateRoot), storageRoots);
     const head = await readBlock(this.store, meta.head.number);
     if (!head) throw new Error(`the EVM space's block ${meta.head.number} is missing from the store after a revert`);
-    for (const n of [...this.recent.keys()]) if (n > meta.head.number) this.recent.delete(n);
+    for (const n of [...this.recent.keys()]) if (n > meta.head.number) this.forgetRecent(n);
     this.hashesPending.clear();
     this.nodeKeysBySlot.clear();
     this.sealedHead = meta.head;
@@ -297,9 +315,24 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     for (const [hash, code] of changes.code) extras.push({ table: CODE_TABLE, key: hash, value: code });
   }
 
-  private remember(block: EvmBlockRecord, txs: EvmTxRecord[]): void {
+  private remember(block: EvmBlockRecord, txs: EvmTxRecord[] | null): void {
     this.recent.set(block.number, { block, txs });
-    this.recent.delete(block.number - RECENT_BLOCKS);
+    this.recentTxs += txs?.length ?? 0;
+    this.forgetRecent(block.number - RECENT_BLOCKS);
+    // The oldest blocks give up their transactions first; the newest block keeps its own.
+    for (const [n, entry] of this.recent) {
+      if (this.recentTxs <= RECENT_TXS || n === block.number) break;
+      if (!entry.txs) continue;
+      this.recentTxs -= entry.txs.length;
+      entry.txs = null;
+    }
+  }
+
+  private forgetRecent(number: number): void {
+    const entry = this.recent.get(number);
+    if (!entry) return;
+    this.recentTxs -= entry.txs?.length ?? 0;
+    this.recent.delete(number);
   }
 
   // ---- reads ----
@@ -354,8 +387,10 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
   }
 
   async blockTransactions(block: EvmBlockRecord): Promise<EvmTxRecord[]> {
-    const cached = this.recent.get(block.number);
-    if (cached) return cached.txs;
+    return this.recent.get(block.number)?.txs ?? this.readTxs(block);
+  }
+
+  private async readTxs(block: EvmBlockRecord): Promise<EvmTxRecord[]> {
     const txs = await Promise.all(block.transactions.map((h) => this.readTx(h)));
     return txs.filter((t): t is EvmTxRecord => t !== null);
   }

@@ -31,6 +31,7 @@ import { KnownValidators } from '../rpc/known-validators.ts';
 import { nativeMethods } from '../rpc/methods/index.ts';
 import { EXPLORER_PATH } from '../transport/explorer-static.ts';
 import { startEvmEndpoint, startPubsubEndpoint, startRpcEndpoint } from './endpoints.ts';
+import { startHeapUpkeep } from './heap-upkeep.ts';
 import { openLedger, type NodeKeys } from './open-ledger.ts';
 import type { NodeOptions } from './options.ts';
 import { programAccounts } from './program-flags.ts';
@@ -162,6 +163,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     };
     chain.start();
     known.start();
+    const heapUpkeep = startHeapUpkeep();
 
     let closing: Promise<void> | null = null;
     let failure: Error | null = null;
@@ -170,6 +172,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     const close = () =>
       (closing ??= (async () => {
         try {
+          heapUpkeep.stop();
           known.stop();
           await pubsub.close();
           await evmEndpoint.close();

@@ -8,7 +8,7 @@ import { FlatStateManager } from '../../node-core/evm/state-manager.ts';
 import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../../node-core/evm/state.ts';
 import { parseTokenAmount, parseEvmCommand } from '../../node-core/cli/evm-command.ts';
 import { hostAllowed, hostName } from '../../node-core/transport/host-check.ts';
-import { cachedCall } from '../../node-core/rpc/eth/call-cache.ts';
+import { cachedCall, callCacheSize } from '../../node-core/rpc/eth/call-cache.ts';
 import { EXECUTION_ERROR } from '../../node-core/rpc/eth/call.ts';
 import { RpcError } from '../../node-core/rpc/errors.ts';
 
@@ -184,5 +184,23 @@ describe('eth_call result cache', () => {
     await assert.rejects(cachedCall(call, other, fail));
     await assert.rejects(cachedCall(call, other, fail));
     assert.equal(failures, 2);
+  });
+
+  test('the cache is bounded in bytes across states: the oldest entries leave, and run again when asked', async () => {
+    const sealed = { state: new EvmBaseState(), env, immutable: true };
+    const c = counting(() => new Uint8Array(32));
+    const from = (i: number) => `0x${(i + 1).toString(16).padStart(40, '0')}`;
+    for (let i = 0; i < 30_000; i++) await cachedCall({ ...(call as object), from: from(i) } as never, sealed, c.run);
+    const size = callCacheSize();
+    assert.ok(size.bytes <= 4 * 1024 * 1024, `${size.bytes} bytes held`);
+    assert.ok(size.entries > 1_000 && size.entries < 30_000, `${size.entries} entries held`);
+    await cachedCall({ ...(call as object), from: from(29_999) } as never, sealed, c.run);
+    assert.equal(c.runs(), 30_000, 'the newest is still answered from the cache');
+    await cachedCall({ ...(call as object), from: from(0) } as never, sealed, c.run);
+    assert.equal(c.runs(), 30_001, 'the oldest was dropped and runs again');
+    const big = counting(() => new Uint8Array(100_000));
+    await cachedCall(call, sealed, big.run);
+    await cachedCall(call, sealed, big.run);
+    assert.equal(big.runs(), 2, 'an answer over the entry limit is not kept');
   });
 });

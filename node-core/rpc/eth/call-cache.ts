@@ -1,41 +1,79 @@
 /**
  * eth_call results per state that can no longer change (the newest sealed block's, the rooted
  * one's): wallets and dapps poll the same view calls many times per block, and the answer is the
- * same until the state moves on. Keyed by the state object, so a cache dies with its bank; the
- * working (pending) state is never cached. Successes and reverts are kept; other errors are not.
+ * same until the state moves on. The working (pending) state is never cached. Successes and
+ * reverts are kept; other errors are not.
+ *
+ * One cache for all states, bounded by size: a state is named by a number given the first time it
+ * is seen (a WeakMap, so that number dies with its bank), and the oldest entries leave once the
+ * entries' keys and answers pass MAX_BYTES, whichever state they were for. Entries of a bank
+ * gone are never asked for again and leave the same way.
  */
 import { RpcError } from '../errors.ts';
 import { EXECUTION_ERROR, type CallTarget } from './call.ts';
 import type { CallObject } from './params.ts';
 
-const MAX_ENTRIES_PER_STATE = 512;
-const byState = new WeakMap<object, Map<string, Uint8Array | RpcError>>();
+/** Keys and answers held at most (a view call's entry is ~300-500 bytes: about 10,000 of them). */
+const MAX_BYTES = 4 * 1024 * 1024;
+/** What an entry costs beside its key and answer (the map's slot, the entry object, the answer's wrapper). */
+const ENTRY_OVERHEAD = 160;
+/** An answer bigger than this is not kept (it would push out hundreds of small ones). */
+const MAX_ENTRY_BYTES = 64 * 1024;
+
+interface Entry {
+  answer: Uint8Array | RpcError;
+  bytes: number;
+}
+
+const stateIds = new WeakMap<object, number>();
+let nextStateId = 0;
+/** Insertion order is age: the first entry is the oldest. */
+const entries = new Map<string, Entry>();
+let heldBytes = 0;
 
 const hexOf = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('hex') : '');
 
 function keyOf(call: CallObject, target: CallTarget): string {
+  let id = stateIds.get(target.state);
+  if (id === undefined) stateIds.set(target.state, (id = nextStateId++));
   const access = call.accessList ? JSON.stringify(call.accessList) : '';
-  return `${target.env.number}|${target.env.timestamp}|${call.from ?? ''}|${call.to ?? ''}|${hexOf(call.data ?? call.input)}|${call.value ?? ''}|${call.gas ?? ''}|${call.gasPrice ?? ''}|${call.maxFeePerGas ?? ''}|${call.maxPriorityFeePerGas ?? ''}|${call.nonce ?? ''}|${access}`;
+  return `${id}|${target.env.number}|${target.env.timestamp}|${call.from ?? ''}|${call.to ?? ''}|${hexOf(call.data ?? call.input)}|${call.value ?? ''}|${call.gas ?? ''}|${call.gasPrice ?? ''}|${call.maxFeePerGas ?? ''}|${call.maxPriorityFeePerGas ?? ''}|${call.nonce ?? ''}|${access}`;
+}
+
+function answerBytes(answer: Uint8Array | RpcError): number {
+  if (answer instanceof Uint8Array) return answer.length;
+  return answer.message.length + (typeof answer.data === 'string' ? answer.data.length : 0);
+}
+
+function remember(key: string, answer: Uint8Array | RpcError): void {
+  const bytes = key.length + answerBytes(answer) + ENTRY_OVERHEAD;
+  if (bytes > MAX_ENTRY_BYTES) return;
+  entries.set(key, { answer, bytes });
+  heldBytes += bytes;
+  for (const [oldest, entry] of entries) {
+    if (heldBytes <= MAX_BYTES) break;
+    entries.delete(oldest);
+    heldBytes -= entry.bytes;
+  }
 }
 
 export async function cachedCall(call: CallObject, target: CallTarget, run: () => Promise<Uint8Array>): Promise<Uint8Array> {
   if (!target.immutable) return run();
-  let results = byState.get(target.state);
-  if (!results) byState.set(target.state, (results = new Map()));
   const key = keyOf(call, target);
-  const known = results.get(key);
+  const known = entries.get(key)?.answer;
   if (known instanceof RpcError) throw known;
   if (known) return known;
-  const remember = (r: Uint8Array | RpcError) => {
-    if (results.size >= MAX_ENTRIES_PER_STATE) results.delete(results.keys().next().value!);
-    results.set(key, r);
-  };
   try {
     const out = await run();
-    remember(out);
+    if (!entries.has(key)) remember(key, out);
     return out;
   } catch (e) {
-    if (e instanceof RpcError && e.code === EXECUTION_ERROR) remember(e);
+    if (e instanceof RpcError && e.code === EXECUTION_ERROR && !entries.has(key)) remember(key, e);
     throw e;
   }
+}
+
+/** The cache's size now (tests read it). */
+export function callCacheSize(): { entries: number; bytes: number } {
+  return { entries: entries.size, bytes: heldBytes };
 }
