@@ -12,19 +12,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { newestMtime } from './newest-mtime.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'dist', 'cli');
 export const BUNDLE = path.join(outDir, 'isthmus.mjs');
 const SOURCES = [path.join(root, 'node-core'), path.join(root, 'package.json'), fileURLToPath(import.meta.url)];
-
-function newest(p) {
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let m = st.mtimeMs;
-  for (const e of fs.readdirSync(p)) m = Math.max(m, newest(path.join(p, e)));
-  return m;
-}
 
 /** The bundle's URL when it exists and no source (file, or file in a folder) is newer than it; null otherwise. */
 export function freshBundle(bundle = BUNDLE, sources = SOURCES) {
@@ -34,7 +27,7 @@ export function freshBundle(bundle = BUNDLE, sources = SOURCES) {
   } catch {
     return null;
   }
-  return sources.every((s) => newest(s) <= builtAt) ? pathToFileURL(bundle).href : null;
+  return sources.every((s) => newestMtime(s) <= builtAt) ? pathToFileURL(bundle).href : null;
 }
 
 export async function buildBundle() {

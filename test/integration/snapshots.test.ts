@@ -11,38 +11,19 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction, send
 import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { createTestClient, createWalletClient, defineChain, http as viemHttp, parseEther as viemParseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import WebSocket from 'ws';
 import { decodeBase58 } from '../../node-core/common/base58.ts';
 import { BRIDGE_ADDRESS } from '../../node-core/evm/constants.ts';
 import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
 import { freePorts, killLeftovers, runIsthmus, runToExit, waitForRpc } from '../helpers/cli-process.ts';
 import { checkValueConservation } from '../helpers/conservation.ts';
 import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
+import { subscribe } from '../helpers/subscription.ts';
 import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 const BRIDGE_ABI = ['function transferToNative(bytes32 native_recipient) payable'];
 
 after(killLeftovers);
-
-/** A WebSocket subscription's notifications, as they arrive. */
-async function subscribe(url: string, method: string, params: unknown[]): Promise<{ seen: any[]; close(): void }> {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  const seen: any[] = [];
-  let id: unknown;
-  ws.on('message', (raw) => {
-    const m = JSON.parse(String(raw));
-    if (m.id === 1) id = m.result;
-    else if (m.params && m.params.subscription === id) seen.push(m.params.result);
-  });
-  ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
-  await waitFor(() => id !== undefined, { what: `${method}'s id` });
-  return { seen, close: () => ws.close() };
-}
 
 describe('snapshots and revert on a running node', () => {
   let node: TestNode;
