@@ -154,7 +154,7 @@ export function decodeTx(r: TxRecord): StoredTransaction {
   });
 }
 
-/** A transaction record's signature and how it ended, without decoding the rest of it. */
+/** A transaction record's signature and how it ended, without building the transaction (decodeTx). */
 export const txRecordSignature = (r: TxRecord): string => r[0] ?? encodeBase58(firstSignatureBytes(r[1]));
 export const txRecordErr = (r: TxRecord): TransactionErrorValue | null => r[2][0];
 

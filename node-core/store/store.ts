@@ -173,8 +173,8 @@ export interface Store {
   /**
    * The stored blocks in [start, end], ascending: each one's header as getBlockHeader gives it, and for
    * those at or above `statusesFrom` the signature, index and error of each of its transactions as
-   * getBlock gives them, read without decoding the transactions whole (the chain's blockhash queue and
-   * status cache, at start and after a revert).
+   * getBlock gives them, without building the transactions (no wire parsed, no compact vote rebuilt):
+   * the chain's blockhash queue and status cache, at start and after a revert.
    */
   getBlockStatuses(start: number, end: number, statusesFrom: number): Promise<BlockStatuses[]>;
   getTransaction(signature: string): Promise<TransactionLocation | null>;
