@@ -52,16 +52,9 @@ export async function recentChainState(store: Store, genesis: GenesisConfig, met
   const statuses: Array<[string, SignatureStatus]> = [];
   // Headers of the newest 512 slots (the slot hashes); statuses only of the newest 300 (the status cache).
   const first = Math.max(0, meta.slot - BLOCKHASH_QUEUE_ENTRIES + 1);
-  for (const slot of await store.getBlockSlots(first, meta.slot, BLOCKHASH_QUEUE_ENTRIES)) {
-    if (slot <= meta.slot - MAX_RECENT_BLOCKHASHES) {
-      const header = await store.getBlockHeader(slot);
-      if (header) headers.push(header);
-      continue;
-    }
-    const block = await store.getBlock(slot);
-    if (!block) continue;
-    headers.push(block);
-    block.transactions.forEach((t, index) => statuses.push([t.signature, { slot, index, err: t.meta.err }]));
+  for (const block of await store.getBlockStatuses(first, meta.slot, meta.slot - MAX_RECENT_BLOCKHASHES + 1)) {
+    headers.push(block.header);
+    for (const [signature, index, err] of block.statuses ?? []) statuses.push([signature, { slot: block.header.slot, index, err }]);
   }
   const epochFirstSlot = epochOf(genesis.epochSchedule, meta.slot).firstSlot;
   const [epochFirstBlock] = epochFirstSlot === 0 ? [] : await store.getBlockSlots(epochFirstSlot, meta.slot, 1);

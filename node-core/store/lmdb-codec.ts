@@ -154,6 +154,10 @@ export function decodeTx(r: TxRecord): StoredTransaction {
   });
 }
 
+/** A transaction record's signature and how it ended, without building the transaction (decodeTx). */
+export const txRecordSignature = (r: TxRecord): string => r[0] ?? encodeBase58(firstSignatureBytes(r[1]));
+export const txRecordErr = (r: TxRecord): TransactionErrorValue | null => r[2][0];
+
 /** sigs: signature → where it sits and how it ended. */
 export type SigRecord = [number, number, TransactionErrorValue | null];
 /**

@@ -84,18 +84,21 @@ export function splitVote(tx: StoredTransaction, block: VoteBlock): { template: 
 /** What a rebuild needs of a signed vote: voteTransaction, or a memo of it (SignedVotes). */
 type CastVote = (voter: Voter, voted: VotedBlock) => { id: string; wire: Uint8Array; message: { accountKeys: readonly Address[] } };
 
+/** The block a compact vote in `block` voted on. */
+function votedBlock(vote: CompactVote, block: VoteBlock): VotedBlock {
+  const [, slotDistance, hash, timestampDistance] = vote;
+  return {
+    slot: block.slot - slotDistance,
+    blockhash: hash === null ? block.previousBlockhash : encodeBase58(hash),
+    blockTime: timestampDistance === null ? null : block.blockTime - timestampDistance,
+  };
+}
+
 /** The vote exactly as the node produced it, from its template, its own numbers and the identity's key. */
 export function rebuildVote(template: VoteTemplate, vote: CompactVote, block: VoteBlock, identity: Keypair, cast: CastVote = voteTransaction): StoredTransaction {
   const [, voteAccount, fee, otherBalances, changes, logMessages, computeUnitsConsumed] = template;
-  const [, slotDistance, hash, timestampDistance, identityBalance] = vote;
-  const tx = cast(
-    { identity, voteAccount },
-    {
-      slot: block.slot - slotDistance,
-      blockhash: hash === null ? block.previousBlockhash : encodeBase58(hash),
-      blockTime: timestampDistance === null ? null : block.blockTime - timestampDistance,
-    },
-  );
+  const identityBalance = vote[4];
+  const tx = cast({ identity, voteAccount }, votedBlock(vote, block));
   const preBalances = [identityBalance, ...otherBalances];
   const meta: TransactionStatusMeta = {
     err: null,
@@ -124,6 +127,17 @@ class SignedVotes {
   private readonly byInputs = new Map<string, { id: string; wire: Uint8Array; accountKeys: readonly Address[] }>();
 
   readonly cast: CastVote = (voter, voted) => {
+    const signed = this.signed(voter, voted);
+    // A copy of the bytes: the caller owns the transaction it is given.
+    return { id: signed.id, wire: signed.wire.slice(), message: { accountKeys: signed.accountKeys } };
+  };
+
+  /** The vote's signature (its transaction id), as `cast` would give it. */
+  signature(voter: Voter, voted: VotedBlock): string {
+    return this.signed(voter, voted).id;
+  }
+
+  private signed(voter: Voter, voted: VotedBlock) {
     const key = `${voter.identity.address} ${voter.voteAccount} ${voted.slot} ${voted.blockhash} ${voted.blockTime}`;
     let signed = this.byInputs.get(key);
     if (signed) {
@@ -134,9 +148,8 @@ class SignedVotes {
       if (this.byInputs.size >= SIGNED_VOTES_KEPT) this.byInputs.delete(this.byInputs.keys().next().value!);
     }
     this.byInputs.set(key, signed);
-    // A copy of the bytes: the caller owns the transaction it is given.
-    return { id: signed.id, wire: signed.wire.slice(), message: { accountKeys: signed.accountKeys } };
-  };
+    return signed;
+  }
 }
 
 /** A stored transaction as plain values (a decoded record reads its signature and keys lazily). */
@@ -221,11 +234,22 @@ export class OwnVotes {
   }
 
   rebuild(vote: CompactVote, block: VoteBlock): StoredTransaction {
+    const { template, identity } = this.signerOf(vote, block);
+    return rebuildVote(template, vote, block, identity, this.signed.cast);
+  }
+
+  /** The signature of the vote `rebuild` gives, without building the rest of it (nor signing it again when it was lately). */
+  signature(vote: CompactVote, block: VoteBlock): string {
+    const { template, identity } = this.signerOf(vote, block);
+    return this.signed.signature({ identity, voteAccount: template[1] }, votedBlock(vote, block));
+  }
+
+  private signerOf(vote: CompactVote, block: VoteBlock): { template: VoteTemplate; identity: Keypair } {
     const template = this.byId.get(vote[0]);
     if (!template) throw new Error(`the ledger's vote in slot ${block.slot} names template ${vote[0]}, which it does not hold`);
     const identity = this.signers.get(template[0]);
     if (!identity) throw new Error(`the ledger's vote in slot ${block.slot} is stored compactly and is rebuilt with its identity's key (${template[0]}), which this store was not given`);
-    return rebuildVote(template, vote, block, identity, this.signed.cast);
+    return { template, identity };
   }
 
   /** The fee reward of the block's leader when it is the vote's identity, as a block with only its vote has. */

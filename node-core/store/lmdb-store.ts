@@ -29,6 +29,8 @@ import {
   HEADER_VOTE,
   headerBlockhash,
   plainBytes,
+  txRecordErr,
+  txRecordSignature,
   type AccountRecord,
   type AddressRecord,
   type HeaderRecord,
@@ -39,6 +41,7 @@ import { OwnVotes, type CompactVote } from './lmdb-own-votes.ts';
 import type {
   AddressSignature,
   BlockHeader,
+  BlockStatuses,
   ChainMeta,
   ExtraKey,
   ExtraRange,
@@ -50,6 +53,7 @@ import type {
   StoredBlock,
   StoredTransaction,
   TransactionLocation,
+  TransactionStatusEntry,
 } from './store.ts';
 import { comparePositions, distinctKeys, signatureScan, type Position, type SignatureScan } from './store-query.ts';
 import type { AddressEntry } from './lmdb-address-index.ts';
@@ -359,6 +363,34 @@ export class LmdbStore implements Store {
     return Array.from(this.blocks.getKeys({ start, end, inclusiveEnd: true, limit }));
   }
 
+  async getBlockStatuses(start: number, end: number, statusesFrom: number): Promise<BlockStatuses[]> {
+    if (end < start) return [];
+    const out: BlockStatuses[] = [];
+    let previous: BlockHeader | undefined;
+    for (const { key: slot, value: rec } of this.blocks.getRange({ start, end, inclusiveEnd: true })) {
+      // A record that leaves out its previous blockhash usually follows its parent's in this scan, whose
+      // blockhash is text already (base-58 encoding is most of what reading a header costs).
+      const parent = previous;
+      const header = decodeHeader(
+        slot,
+        rec,
+        (parentSlot) => (parent?.slot === parentSlot ? parent.blockhash : this.parentBlockhash(slot, parentSlot)),
+        (vote, lamports) => this.ownVotes.leaderFee(vote, lamports),
+      );
+      previous = header;
+      if (slot < statusesFrom) {
+        out.push({ header, statuses: null });
+        continue;
+      }
+      const statuses: TransactionStatusEntry[] = [];
+      const vote = rec[HEADER_VOTE];
+      if (vote) statuses.push([this.ownVotes.signature(vote, header), 0, null]);
+      for (const { key, value } of this.txs.getRange({ start: [slot], end: [slot + 1] })) statuses.push([txRecordSignature(value), key[1]!, txRecordErr(value)]);
+      out.push({ header, statuses });
+    }
+    return out;
+  }
+
   async getTransaction(signature: string): Promise<TransactionLocation | null> {
     const loc = this.sigs.get(signature);
     if (!loc) {
@@ -436,12 +468,14 @@ export class LmdbStore implements Store {
   }
 
   private decodeHeader(slot: number, rec: HeaderRecord): BlockHeader {
-    const parentHash = (parentSlot: number) => {
-      const parent = this.blocks.get(parentSlot);
-      if (!parent) throw new Error(`slot ${slot}'s record leaves out its previous blockhash, and its parent ${parentSlot} is not stored`);
-      return headerBlockhash(parent);
-    };
-    return decodeHeader(slot, rec, parentHash, (vote, lamports) => this.ownVotes.leaderFee(vote, lamports));
+    return decodeHeader(slot, rec, (parentSlot) => this.parentBlockhash(slot, parentSlot), (vote, lamports) => this.ownVotes.leaderFee(vote, lamports));
+  }
+
+  /** The blockhash of `slot`'s parent, for a record that leaves out its previous blockhash. */
+  private parentBlockhash(slot: number, parentSlot: number): string {
+    const parent = this.blocks.get(parentSlot);
+    if (!parent) throw new Error(`slot ${slot}'s record leaves out its previous blockhash, and its parent ${parentSlot} is not stored`);
+    return headerBlockhash(parent);
   }
 
   /** The compactly stored own vote with this signature, rebuilt, and where it sits. */

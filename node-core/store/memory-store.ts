@@ -8,6 +8,7 @@ import type { TransactionErrorValue } from '../runtime/errors.ts';
 import type {
   AddressSignature,
   BlockHeader,
+  BlockStatuses,
   ChainMeta,
   ExtraKey,
   ExtraRange,
@@ -18,6 +19,7 @@ import type {
   Store,
   StoredBlock,
   TransactionLocation,
+  TransactionStatusEntry,
 } from './store.ts';
 import { comparePositions, distinctKeys, lowerBound, signatureScan, type Position } from './store-query.ts';
 
@@ -168,6 +170,16 @@ export class MemoryStore implements Store {
     const from = lowerBound(this.slots, [start], slotPosition);
     const out: number[] = [];
     for (let i = from; i < this.slots.length && out.length < limit && this.slots[i]! <= end; i++) out.push(this.slots[i]!);
+    return out;
+  }
+
+  async getBlockStatuses(start: number, end: number, statusesFrom: number): Promise<BlockStatuses[]> {
+    const out: BlockStatuses[] = [];
+    for (let i = lowerBound(this.slots, [start], slotPosition); i < this.slots.length && this.slots[i]! <= end; i++) {
+      const { transactions, ...header } = this.blocks.get(this.slots[i]!)!;
+      const statuses = header.slot < statusesFrom ? null : transactions.map((t, index): TransactionStatusEntry => [t.signature, index, t.meta.err]);
+      out.push(clone({ header, statuses }));
+    }
     return out;
   }
 

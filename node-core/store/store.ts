@@ -59,6 +59,15 @@ export interface StoredBlock extends BlockHeader {
   transactions: StoredTransaction[];
 }
 
+/** A transaction's signature, its position in its block, and how it ended. */
+export type TransactionStatusEntry = [signature: string, index: number, err: TransactionErrorValue | null];
+
+/** A stored block's header, with the statuses of its transactions in block order when they were asked for (else null). */
+export interface BlockStatuses {
+  header: BlockHeader;
+  statuses: TransactionStatusEntry[] | null;
+}
+
 /** Chain-wide counters kept with every slot, so a restart resumes exactly where the store left off. */
 export interface ChainMeta {
   slot: number;
@@ -161,6 +170,13 @@ export interface Store {
   getBlockHeader(slot: number): Promise<BlockHeader | null>;
   /** Slots with a stored block in [start, end], ascending, at most `limit`. */
   getBlockSlots(start: number, end: number, limit: number): Promise<number[]>;
+  /**
+   * The stored blocks in [start, end], ascending: each one's header as getBlockHeader gives it, and for
+   * those at or above `statusesFrom` the signature, index and error of each of its transactions as
+   * getBlock gives them, without building the transactions (no wire parsed, no compact vote rebuilt):
+   * the chain's blockhash queue and status cache, at start and after a revert.
+   */
+  getBlockStatuses(start: number, end: number, statusesFrom: number): Promise<BlockStatuses[]>;
   getTransaction(signature: string): Promise<TransactionLocation | null>;
   /** Where a signature sits, without reading the transaction. */
   getSignatureLocation(signature: string): Promise<{ slot: number; index: number; err: TransactionErrorValue | null } | null>;
