@@ -12,13 +12,13 @@ import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } fro
 import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { createTestClient, createWalletClient, defineChain, http as viemHttp, parseEther as viemParseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { decodeBase58 } from '../../node-core/common/base58.ts';
 import { BRIDGE_ADDRESS } from '../../node-core/evm/constants.ts';
 import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
 import { CHAIN_CONTROL_REFUSED } from '../../node-core/rpc/chain-control-gate.ts';
-import { freePorts, killLeftovers, runIsthmus, runToExit, waitForRpc } from '../helpers/cli-process.ts';
+import { killLeftovers } from '../helpers/cli-process.ts';
 import { checkValueConservation } from '../helpers/conservation.ts';
 import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
+import { startChainProcess } from '../helpers/chain-process.ts';
 import { subscribe } from '../helpers/subscription.ts';
 import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
@@ -234,19 +234,9 @@ describe('the chain-control gate', () => {
 describe('a reset is durable', () => {
   test('reset, then kill -9 at once, then restart: the chain is at genesis, nothing of before comes back; verify-ledger passes', async () => {
     const ledger = tempLedger();
-    const [rpcPort, wsPort, evmPort] = await freePorts(3);
-    const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(wsPort), '--evm-rpc-port', String(evmPort), '--slot-ms', '50', '--root-depth', '4', '--quiet'];
-    const url = `http://127.0.0.1:${rpcPort}`;
-    const evmUrl = `http://127.0.0.1:${evmPort}`;
-    let proc = runIsthmus([...args, '--mnemonic', WORDS]);
-    await waitForRpc(url, proc.child);
-    const connection = new Connection(url, { commitment: 'confirmed', wsEndpoint: `ws://127.0.0.1:${wsPort}` });
-    const provider = new JsonRpcProvider(evmUrl, undefined, { pollingInterval: 50, cacheTimeout: -1 });
-    const alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'), provider);
-    const devKeys = (await rpc(url, 'isthmus_getDevAccounts', [])).result;
-    const payer = Keypair.fromSecretKey(decodeBase58(devKeys.native[0].secretKey));
-    const receiver = Keypair.generate().publicKey;
-    const evmReceiver = Wallet.createRandom().address;
+    const node = await startChainProcess(ledger, WORDS);
+    const { url, evmUrl, connection, provider, alice, payer, receiver, evmReceiver } = node;
+    let verified;
     try {
       const genesisHash = await connection.getGenesisHash();
       const payerGenesis = await connection.getBalance(payer.publicKey, 'confirmed');
@@ -261,11 +251,7 @@ describe('a reset is durable', () => {
       await waitFor(async () => (await connection.getSlot('finalized')) > slot + 2, { what: 'the transfer rooted' });
 
       assert.equal((await rpc(evmUrl, 'anvil_reset', [])).result, null);
-      proc.child.kill('SIGKILL');
-      await proc.exited;
-
-      proc = runIsthmus(args);
-      await waitForRpc(url, proc.child);
+      await node.killAndRestart();
       assert.equal(await connection.getGenesisHash(), genesisHash);
       assert.equal(await connection.getBalance(receiver, 'confirmed'), 0);
       assert.equal(await connection.getBalance(payer.publicKey, 'confirmed'), payerGenesis);
@@ -282,12 +268,8 @@ describe('a reset is durable', () => {
       assert.equal(await connection.getBalance(receiver, 'confirmed'), LAMPORTS_PER_SOL / 4);
       assert.equal(Number((await receiptOf(evmUrl, (await alice.sendTransaction({ to: evmReceiver, value: 1n })).hash)).blockNumber), 1);
     } finally {
-      provider.destroy();
-      await closeConnectionSocket(connection);
-      proc.child.kill('SIGTERM');
-      await proc.exited;
+      verified = await node.stopAndVerify();
     }
-    const verified = await runToExit(['verify-ledger', '--ledger', ledger]);
     assert.equal(verified.code, 0, verified.stdout + verified.stderr);
   });
 });
