@@ -1,7 +1,9 @@
 /** Deterministic ledger records for the store tests and the crash writer. */
 import { decodeBase58, encodeBase58 } from '../../node-core/common/base58.ts';
 import { serializeMessage, serializeTransaction } from '../../node-core/runtime/wire.ts';
-import type { Address } from '../../node-core/common/pubkey.ts';
+import { VOTE_PROGRAM_ID, type Address } from '../../node-core/common/pubkey.ts';
+import type { Keypair } from '../../node-core/keys/keypair.ts';
+import { voteTransaction } from '../../node-core/runtime/programs/vote/vote-transaction.ts';
 import type { TransactionErrorValue } from '../../node-core/runtime/errors.ts';
 import type { ChainMeta, SlotCommit, StoredTransaction } from '../../node-core/store/store.ts';
 
@@ -116,4 +118,40 @@ export function crashCommit(slot: number): SlotCommit {
       { table: 'crash', key: slot - 40, value: null },
     ],
   });
+}
+
+/** The fee an own vote pays in these records. */
+export const VOTE_FEE = 5000;
+
+/**
+ * The validator's vote in `slot` on `parent` (default: the slot before), its blockhash as the chain
+ * writes it, with the meta the executor gives it.
+ */
+export function ownVoteTransaction(
+  voter: { identity: Keypair; voteAccount: Address },
+  slot: number,
+  opts: { parent?: number; timestamp?: number | null; err?: StoredTransaction['meta']['err']; memo?: string | null; hash?: string } = {},
+): StoredTransaction {
+  const parent = opts.parent ?? slot - 1;
+  const blockTime = chainMeta(parent).blockTime;
+  const tx = voteTransaction(voter, { slot: parent, blockhash: opts.hash ?? hash(parent), blockTime: opts.timestamp === undefined ? blockTime : opts.timestamp });
+  const preBalances = [499_999_999_000 - slot * 2500, 27_074_400, 143_487_360, 1_169_280, 1];
+  return {
+    signature: tx.id,
+    wire: tx.wire,
+    meta: {
+      err: opts.err ?? null,
+      fee: VOTE_FEE,
+      preBalances,
+      postBalances: preBalances.map((b, i) => (i === 0 ? b - VOTE_FEE : b)),
+      logMessages: [`Program ${VOTE_PROGRAM_ID} invoke [1]`, `Program ${VOTE_PROGRAM_ID} success`],
+      computeUnitsConsumed: 2100,
+      preTokenBalances: [],
+      postTokenBalances: [],
+      innerInstructions: [],
+      loadedAddresses: { writable: [], readonly: [] },
+    },
+    accountKeys: [...tx.message.accountKeys],
+    memo: opts.memo ?? null,
+  };
 }

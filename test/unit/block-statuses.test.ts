@@ -11,17 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { DatabaseOptions, RootDatabase } from 'lmdb';
-import { VOTE_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed } from '../../node-core/keys/keypair.ts';
-import { voteTransaction } from '../../node-core/runtime/programs/vote/vote-transaction.ts';
 import { openLmdbStore } from '../../node-core/store/lmdb-store.ts';
 import { MemoryStore } from '../../node-core/store/memory-store.ts';
 import type { BlockStatuses, SlotCommit, Store, StoredTransaction } from '../../node-core/store/store.ts';
-import { address, chainMeta, hash, slotCommit, transaction } from '../helpers/store-fixtures.ts';
+import { address, hash, ownVoteTransaction, slotCommit, transaction, VOTE_FEE } from '../helpers/store-fixtures.ts';
 
 const identity = keypairFromSeed(new Uint8Array(32).fill(9));
 const voteAccount = address(901);
-const FEE = 5000;
+const FEE = VOTE_FEE;
 
 const dirs: string[] = [];
 after(() => {
@@ -46,29 +44,8 @@ const backends: Array<{ name: string; open(): Promise<{ store: Store; reopen?: (
 ];
 
 /** The validator's vote in `slot` on `parent` (its blockhash as the chain writes it), with the executor's meta. */
-function ownVote(slot: number, parent: number, opts: { timestamp?: number | null; hash?: string } = {}): StoredTransaction {
-  const blockTime = chainMeta(parent).blockTime;
-  const tx = voteTransaction({ identity, voteAccount }, { slot: parent, blockhash: opts.hash ?? hash(parent), blockTime: opts.timestamp === undefined ? blockTime : opts.timestamp });
-  const preBalances = [499_999_999_000 - slot * 2500, 27_074_400, 143_487_360, 1_169_280, 1];
-  return {
-    signature: tx.id,
-    wire: tx.wire,
-    meta: {
-      err: null,
-      fee: FEE,
-      preBalances,
-      postBalances: preBalances.map((b, i) => (i === 0 ? b - FEE : b)),
-      logMessages: [`Program ${VOTE_PROGRAM_ID} invoke [1]`, `Program ${VOTE_PROGRAM_ID} success`],
-      computeUnitsConsumed: 2100,
-      preTokenBalances: [],
-      postTokenBalances: [],
-      innerInstructions: [],
-      loadedAddresses: { writable: [], readonly: [] },
-    },
-    accountKeys: [...tx.message.accountKeys],
-    memo: null,
-  };
-}
+const ownVote = (slot: number, parent: number, opts: { timestamp?: number | null; hash?: string } = {}): StoredTransaction =>
+  ownVoteTransaction({ identity, voteAccount }, slot, { ...opts, parent });
 
 /**
  * Slot `slot` on parent `parent`: the vote first (on the parent; some without a timestamp, some on

@@ -5,17 +5,15 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { VOTE_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed } from '../../node-core/keys/keypair.ts';
-import { voteTransaction } from '../../node-core/runtime/programs/vote/vote-transaction.ts';
 import { rebuildVote, splitVote } from '../../node-core/store/lmdb-own-votes.ts';
 import type { DatabaseOptions, RootDatabase } from 'lmdb';
 import { openLmdbStore, type LmdbStore } from '../../node-core/store/lmdb-store.ts';
 import type { Reward, SlotCommit, StoredBlock, StoredTransaction } from '../../node-core/store/store.ts';
-import { address, chainMeta, hash, slotCommit, transaction } from '../helpers/store-fixtures.ts';
+import { address, chainMeta, hash, ownVoteTransaction, slotCommit, transaction, VOTE_FEE } from '../helpers/store-fixtures.ts';
 
 const identity = keypairFromSeed(new Uint8Array(32).fill(7));
 const voteAccount = address(900);
-const FEE = 5000;
-const START_BALANCE = 499_999_999_000;
+const FEE = VOTE_FEE;
 
 const tempDirs: string[] = [];
 const tempDir = (): string => {
@@ -28,30 +26,7 @@ after(() => {
 });
 
 /** The vote in `slot` on its parent, with the meta the executor gives it. */
-function ownVote(slot: number, opts: { timestamp?: number | null; err?: StoredTransaction['meta']['err']; memo?: string | null; hash?: string } = {}): StoredTransaction {
-  const blockTime = chainMeta(slot - 1).blockTime;
-  const tx = voteTransaction({ identity, voteAccount }, { slot: slot - 1, blockhash: opts.hash ?? hash(slot - 1), blockTime: opts.timestamp === undefined ? blockTime : opts.timestamp });
-  const identityBalance = START_BALANCE - slot * 2500;
-  const preBalances = [identityBalance, 27_074_400, 143_487_360, 1_169_280, 1];
-  return {
-    signature: tx.id,
-    wire: tx.wire,
-    meta: {
-      err: opts.err ?? null,
-      fee: FEE,
-      preBalances,
-      postBalances: preBalances.map((b, i) => (i === 0 ? b - FEE : b)),
-      logMessages: [`Program ${VOTE_PROGRAM_ID} invoke [1]`, `Program ${VOTE_PROGRAM_ID} success`],
-      computeUnitsConsumed: 2100,
-      preTokenBalances: [],
-      postTokenBalances: [],
-      innerInstructions: [],
-      loadedAddresses: { writable: [], readonly: [] },
-    },
-    accountKeys: [...tx.message.accountKeys],
-    memo: opts.memo ?? null,
-  };
-}
+const ownVote = (slot: number, opts: Parameters<typeof ownVoteTransaction>[2] = {}): StoredTransaction => ownVoteTransaction({ identity, voteAccount }, slot, opts);
 
 const leaderFee = (vote: StoredTransaction, lamports = FEE / 2): Reward => ({
   pubkey: identity.address,
