@@ -3,23 +3,16 @@
  * drives it with (web3.js, ethers), killed with SIGKILL and started again on the same ledger and
  * ports; once stopped, `isthmus verify-ledger` says whether the books hold.
  */
-import { Connection, Keypair, PublicKey } from '@solana/web3.js';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { Keypair, type PublicKey } from '@solana/web3.js';
+import { Wallet } from 'ethers';
 import { decodeBase58 } from '../../node-core/common/base58.ts';
-import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
+import { chainClients, closeChainClients, type ChainClients } from './chain-clients.ts';
 import { freePorts, runIsthmus, runToExit, waitForRpc, type NodeProcess } from './cli-process.ts';
 import { rpc } from './node.ts';
-import { closeConnectionSocket } from './web3-connection.ts';
 
-export interface ChainProcess {
+export interface ChainProcess extends ChainClients {
   url: string;
   evmUrl: string;
-  connection: Connection;
-  provider: JsonRpcProvider;
-  /** The first EVM dev account of the words, with the provider. */
-  alice: Wallet;
-  /** The first native dev account. */
-  payer: Keypair;
   /** A new native address and a new EVM address to send to. */
   receiver: PublicKey;
   evmReceiver: string;
@@ -36,17 +29,12 @@ export async function startChainProcess(ledger: string, words: string): Promise<
   const evmUrl = `http://127.0.0.1:${evmPort}`;
   let proc: NodeProcess = runIsthmus([...args, '--mnemonic', words]);
   await waitForRpc(url, proc.child);
-  const connection = new Connection(url, { commitment: 'confirmed', wsEndpoint: `ws://127.0.0.1:${wsPort}` });
-  const provider = new JsonRpcProvider(evmUrl, undefined, { pollingInterval: 50, cacheTimeout: -1 });
-  const alice = new Wallet(Buffer.from(deriveEvmKeys(words, 1)[0]!.privateKey).toString('hex'), provider);
   const devKeys = (await rpc(url, 'isthmus_getDevAccounts', [])).result;
+  const clients = chainClients({ rpcUrl: url, pubsubUrl: `ws://127.0.0.1:${wsPort}`, evmRpcUrl: evmUrl }, words, Keypair.fromSecretKey(decodeBase58(devKeys.native[0].secretKey)));
   return {
     url,
     evmUrl,
-    connection,
-    provider,
-    alice,
-    payer: Keypair.fromSecretKey(decodeBase58(devKeys.native[0].secretKey)),
+    ...clients,
     receiver: Keypair.generate().publicKey,
     evmReceiver: Wallet.createRandom().address,
     async killAndRestart() {
@@ -56,8 +44,7 @@ export async function startChainProcess(ledger: string, words: string): Promise<
       await waitForRpc(url, proc.child);
     },
     async stopAndVerify() {
-      provider.destroy();
-      await closeConnectionSocket(connection);
+      await closeChainClients(clients);
       proc.child.kill('SIGTERM');
       await proc.exited;
       return runToExit(['verify-ledger', '--ledger', ledger]);

@@ -13,14 +13,13 @@ import { Contract, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { createTestClient, createWalletClient, defineChain, http as viemHttp, parseEther as viemParseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { BRIDGE_ADDRESS } from '../../node-core/evm/constants.ts';
-import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
 import { CHAIN_CONTROL_REFUSED } from '../../node-core/rpc/chain-control-gate.ts';
 import { killLeftovers } from '../helpers/cli-process.ts';
 import { checkValueConservation } from '../helpers/conservation.ts';
 import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
 import { startChainProcess } from '../helpers/chain-process.ts';
 import { subscribe } from '../helpers/subscription.ts';
-import { closeConnectionSocket } from '../helpers/web3-connection.ts';
+import { chainClients, closeChainClients } from '../helpers/chain-clients.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 const BRIDGE_ABI = ['function transferToNative(bytes32 native_recipient) payable'];
@@ -55,10 +54,7 @@ describe('reset to genesis on a running node', () => {
 
   before(async () => {
     node = await startTestNode({ mnemonic: WORDS });
-    connection = new Connection(node.rpcUrl, { commitment: 'confirmed', wsEndpoint: node.pubsubUrl });
-    provider = new JsonRpcProvider(node.evmRpcUrl, undefined, { pollingInterval: 50, cacheTimeout: -1 });
-    alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'), provider);
-    payer = Keypair.fromSecretKey(node.keys.devAccounts[0]!.secretKey);
+    ({ connection, provider, alice, payer } = chainClients(node, WORDS, Keypair.fromSecretKey(node.keys.devAccounts[0]!.secretKey)));
     genesis = {
       payer: await connection.getBalance(payer.publicKey, 'confirmed'),
       alice: await provider.getBalance(alice.address),
@@ -67,8 +63,7 @@ describe('reset to genesis on a running node', () => {
     };
   });
   after(async () => {
-    provider.destroy();
-    await closeConnectionSocket(connection);
+    await closeChainClients({ connection, provider });
     await node.stop();
   });
 

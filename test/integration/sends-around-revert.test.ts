@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
 import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
-import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
-import { closeConnectionSocket } from '../helpers/web3-connection.ts';
+import { chainClients, closeChainClients } from '../helpers/chain-clients.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 
@@ -23,14 +22,10 @@ describe('sends around a revert or a reset', () => {
 
   before(async () => {
     node = await startTestNode({ mnemonic: WORDS });
-    connection = new Connection(node.rpcUrl, { commitment: 'confirmed', wsEndpoint: node.pubsubUrl });
-    provider = new JsonRpcProvider(node.evmRpcUrl, undefined, { pollingInterval: 50, cacheTimeout: -1 });
-    alice = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'), provider);
-    payer = Keypair.fromSecretKey(node.keys.devAccounts[0]!.secretKey);
+    ({ connection, provider, alice, payer } = chainClients(node, WORDS, Keypair.fromSecretKey(node.keys.devAccounts[0]!.secretKey)));
   });
   after(async () => {
-    provider.destroy();
-    await closeConnectionSocket(connection);
+    await closeChainClients({ connection, provider });
     await node.stop();
   });
 
