@@ -5,14 +5,13 @@
  */
 import { createBlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { createMPT } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft } from '@ethereumjs/util';
 import { Bloom } from '@ethereumjs/vm';
 import { BLOCK_GAS_LIMIT, COINBASE, EXTRA_DATA } from './constants.ts';
-import { keccak256 } from '../common/hash.ts';
 import type { BlockEnv } from './machine.ts';
 import type { EvmBlockRecord, EvmTxRecord, Hex } from './records.ts';
+import { trieRootOf } from './trie-batch.ts';
 
 /** The bloom of one receipt's logs. */
 export function logsBloom(logs: EvmTxRecord['logs']): Uint8Array {
@@ -43,10 +42,8 @@ export function encodeReceipt(r: EvmTxRecord): Uint8Array {
   return out;
 }
 
-async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
-  const trie = await createMPT({ useKeyHashingFunction: keccak256 });
-  for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
-  return trie.root();
+function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  return trieRootOf(values.map((value, i) => [RLP.encode(i), value]));
 }
 
 export interface BlockInput {

@@ -1,47 +1,70 @@
 /**
  * The EVM state trie (Ethereum's secure Merkle-Patricia trie over accounts, one storage trie per
- * contract), updated once per sealed slot from that slot's flat changes: execution never touches
- * it. Its nodes are content-addressed records in the store, written in the slot's atomic commit and
- * never deleted, so the state at any past EVM block can be read through its state root.
+ * contract), updated once per sealed slot from that slot's flat changes (evm/trie-batch.ts: each
+ * changed node encoded, hashed and stored once): execution never touches it. Its nodes are
+ * content-addressed records in the store, written in the slot's atomic commit and never deleted, so
+ * the state at any past EVM block can be read through its state root (@ethereumjs/mpt reads them).
  */
 import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes, ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToHex, bytesToUnprefixedHex, hexToBytes, ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
 import { keccak256 } from '../common/hash.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
+import { EMPTY_TRIE_ROOT, TrieBatch, type TrieNodeSource } from './trie-batch.ts';
 
 export const TRIE_TABLE = 'evm-trie';
 export const STORAGE_ROOT_TABLE = 'evm-sroot';
 /**
- * Trie nodes kept in memory beside the store (an LRU in the trie's checkpoint DB, by count). A node
- * costs ~200-700 bytes there (a 64-character key, a leaf of ~110 bytes or a branch of up to 532),
- * and every node a slot writes enters it, superseded versions too: 100,000 held 21 MB after a burst
- * of 6,000 transfers and would hold ~60 MB full. 16,384 keep the four levels nearest the root (4,369
- * branches, what every update reads) for up to ~65,000 accounts, and a slot's own new nodes.
+ * Stored trie nodes kept in memory beside the store (least recently used out, by count). A node
+ * costs ~200-700 bytes there (a 64-character key, a leaf of ~110 bytes or a branch of up to 532):
+ * 16,384 keep the four levels nearest the root (4,369 branches, what every update reads) for up to
+ * ~65,000 accounts, and the nodes recent slots wrote.
  */
 const NODE_CACHE = 16_384;
 
 /** What the trie reads of the store: its nodes and the storage roots. */
 export type TrieSource = Pick<Store, 'getExtra' | 'scanExtras'>;
 
-/** The store as the trie's node database; new nodes stay in memory until their slot's commit is durable. */
-class StoreNodeDb implements DB<string, string | Uint8Array> {
+/**
+ * The store as the trie's node database; new nodes stay in memory until their slot's commit is
+ * durable. Updates come through TrieBatch (read, putNode); @ethereumjs/mpt reads past states.
+ */
+class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
   private readonly unwritten = new Map<string, Uint8Array>();
+  private readonly cached = new Map<string, Uint8Array>();
   private batchKeys: string[] = [];
 
   constructor(private readonly store: TrieSource) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    const pending = this.unwritten.get(key);
+    const pending = this.unwritten.get(key) ?? this.cached.get(key);
     if (pending) return pending;
-    return ((await this.store.getExtra(TRIE_TABLE, key)) as Uint8Array | null) ?? undefined;
+    const stored = ((await this.store.getExtra(TRIE_TABLE, key)) as Uint8Array | null) ?? undefined;
+    if (stored) this.remember(key, stored);
+    return stored;
+  }
+
+  read(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.get(bytesToUnprefixedHex(hash));
+  }
+
+  /** A node of the slot being sealed. */
+  putNode(hash: Uint8Array, encoded: Uint8Array): void {
+    const key = bytesToUnprefixedHex(hash);
+    if (this.unwritten.has(key)) return;
+    this.unwritten.set(key, encoded);
+    this.batchKeys.push(key);
   }
 
   async put(key: string, value: string | Uint8Array): Promise<void> {
-    if (this.unwritten.has(key)) return;
-    this.unwritten.set(key, typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
-    this.batchKeys.push(key);
+    this.putNode(hexToBytes(`0x${key}`), typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
+  }
+
+  private remember(key: string, encoded: Uint8Array): void {
+    this.cached.delete(key);
+    this.cached.set(key, encoded);
+    if (this.cached.size > NODE_CACHE) this.cached.delete(this.cached.keys().next().value!);
   }
 
   /** Nodes are never deleted: older state roots stay readable. */
@@ -64,9 +87,13 @@ class StoreNodeDb implements DB<string, string | Uint8Array> {
     return { extras: keys.map((key) => ({ table: TRIE_TABLE, key, value: this.unwritten.get(key)! })), keys };
   }
 
-  /** A batch is in the store now: its nodes are read from there. */
+  /** A batch is in the store now: its nodes are read from there (the newest from memory). */
   written(keys: string[]): void {
-    for (const k of keys) this.unwritten.delete(k);
+    for (const k of keys) {
+      const encoded = this.unwritten.get(k);
+      this.unwritten.delete(k);
+      if (encoded) this.remember(k, encoded);
+    }
   }
 }
 
@@ -84,25 +111,27 @@ export interface TrieSeal {
 export class EvmStateTrie {
   private readonly db: StoreNodeDb;
   private constructor(
+    /** For reads of past states. */
     private readonly trie: MerklePatriciaTrie,
     db: StoreNodeDb,
     /** Storage roots of accounts with storage, as of the last sealed slot. */
     private readonly storageRoots: Map<string, Uint8Array>,
+    private stateRoot: Uint8Array,
   ) {
     this.db = db;
   }
 
   static async open(store: TrieSource, stateRoot: Uint8Array | null): Promise<EvmStateTrie> {
     const db = new StoreNodeDb(store);
-    const trie = await createMPT({ db, useKeyHashing: true, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes, cacheSize: NODE_CACHE });
-    if (stateRoot) trie.root(stateRoot);
+    // The node cache is the database's (cacheSize 0 here): one copy of each node in memory.
+    const trie = await createMPT({ db, useKeyHashing: true, useKeyHashingFunction: keccak256, valueEncoding: ValueEncoding.Bytes, cacheSize: 0 });
     const roots = new Map<string, Uint8Array>();
     for await (const [key, value] of store.scanExtras(STORAGE_ROOT_TABLE)) roots.set(key as string, value as Uint8Array);
-    return new EvmStateTrie(trie, db, roots);
+    return new EvmStateTrie(trie, db, roots, stateRoot ?? EMPTY_TRIE_ROOT);
   }
 
   get root(): Uint8Array {
-    return this.trie.root();
+    return this.stateRoot;
   }
 
   storageRoot(address: string): Uint8Array {
@@ -116,11 +145,12 @@ export class EvmStateTrie {
   async apply(changes: EvmChanges, after: EvmStateReader): Promise<TrieSeal> {
     const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared]);
     const rootRecords: NonNullable<SlotCommit['extras']> = [];
+    const accounts = new TrieBatch(this.stateRoot, this.db);
     for (const address of touched) {
       const account = after.account(address);
-      const key = hexToBytes(address as `0x${string}`);
+      const key = keccak256(hexToBytes(address as `0x${string}`));
       if (!account) {
-        await this.trie.del(key);
+        await accounts.del(key);
         if (this.storageRoots.delete(address)) rootRecords.push({ table: STORAGE_ROOT_TABLE, key: address, value: null });
         continue;
       }
@@ -132,10 +162,11 @@ export class EvmStateTrie {
         else this.storageRoots.set(address, storageRoot);
         rootRecords.push({ table: STORAGE_ROOT_TABLE, key: address, value: empty ? null : storageRoot });
       }
-      await this.trie.put(key, encodeAccountLeaf(account, storageRoot));
+      await accounts.put(key, encodeAccountLeaf(account, storageRoot));
     }
+    this.stateRoot = accounts.commit((hash, encoded) => this.db.putNode(hash, encoded));
     const { extras, keys } = this.db.takeBatch();
-    return { stateRoot: this.trie.root(), extras: [...extras, ...rootRecords], nodeKeys: keys };
+    return { stateRoot: this.stateRoot, extras: [...extras, ...rootRecords], nodeKeys: keys };
   }
 
   /**
@@ -144,7 +175,7 @@ export class EvmStateTrie {
    * no root reached from here names them.
    */
   revertTo(stateRoot: Uint8Array, storageRoots: Iterable<[string, Uint8Array | null]>): void {
-    this.trie.root(stateRoot);
+    this.stateRoot = stateRoot;
     for (const [address, root] of storageRoots) (root ? this.storageRoots.set(address, root) : this.storageRoots.delete(address));
   }
 
@@ -154,7 +185,7 @@ export class EvmStateTrie {
    * here names them.
    */
   async reopen(store: TrieSource, stateRoot: Uint8Array): Promise<void> {
-    this.trie.root(stateRoot);
+    this.stateRoot = stateRoot;
     this.storageRoots.clear();
     for await (const [key, value] of store.scanExtras(STORAGE_ROOT_TABLE)) this.storageRoots.set(key as string, value as Uint8Array);
   }
@@ -164,14 +195,13 @@ export class EvmStateTrie {
   }
 
   private async updateStorage(root: Uint8Array, slots: ReadonlyMap<string, Uint8Array> | undefined): Promise<Uint8Array> {
-    const storage = this.trie.shallowCopy(false);
-    storage.root(root);
+    const storage = new TrieBatch(root, this.db);
     for (const [slot, value] of slots ?? []) {
-      const key = hexToBytes(slot as `0x${string}`);
+      const key = keccak256(hexToBytes(slot as `0x${string}`));
       if (value.length === 0) await storage.del(key);
       else await storage.put(key, RLP.encode(value));
     }
-    return storage.root();
+    return storage.commit((hash, encoded) => this.db.putNode(hash, encoded));
   }
 
   /** An account at a past state root (null when absent). */
