@@ -33,13 +33,18 @@ export async function ensureFreshBundle(): Promise<void> {
   if (!freshBundle()) await buildBundle();
 }
 
+/** ISTHMUS_BENCH_NODE_FLAGS: flags for the node's own process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses those). */
+function nodeFlags(): string[] {
+  return (process.env.ISTHMUS_BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 export async function startNodeProcess(extraArgs: string[] = []): Promise<NodeProcess> {
   await ensureFreshBundle();
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-'));
   const port = await freePort();
   const evmPort = await freePort();
   const bin = path.join(import.meta.dirname, '../../bin/isthmus.js');
-  const child = spawn(process.execPath, [bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), ...extraArgs], {
+  const child = spawn(process.execPath, [...nodeFlags(), bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
