@@ -41,6 +41,8 @@ const CAPACITY_WINDOW = 16;
 
 /** Why a transaction was refused, in the words Ethereum clients match on. */
 export class TxRejected extends Error {}
+/** One error for every refusal of a full pool: it carries no stack worth capturing each time. */
+const POOL_FULL = new TxRejected('txpool is full');
 
 interface Pending {
   decoded: DecodedTransaction;
@@ -124,6 +126,9 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   /** Validates and takes a raw transaction; returns its hash. */
   submitRaw(raw: Uint8Array): Hex {
     if (raw.length > MAX_TX_SIZE) throw new TxRejected(`oversized data: transaction size ${raw.length}, limit ${MAX_TX_SIZE}`);
+    // A full pool with no queued transaction a send could replace: refused before the costly decoding
+    // (sender recovery), since senders retry this answer as fast as it comes during a burst.
+    if (this.queued.size === 0 && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
     let decoded: DecodedTransaction;
     try {
       decoded = this.space.decoder.decode(raw);
@@ -151,7 +156,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const q = this.queued.get(from);
     const replaced = q?.get(tx.nonce);
     if (tx.nonce < next && !replaced) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
-    if (!replaced && this.pendingByHash.size >= this.poolLimit) throw new TxRejected('txpool is full');
+    if (!replaced && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
     if (replaced) {
       const old = replaced.decoded.tx;
       const bump = (v: bigint) => v + (v * PRICE_BUMP_PERCENT) / 100n;
