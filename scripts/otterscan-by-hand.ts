@@ -22,7 +22,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, getAddress, parseEther, type TransactionReceipt } from 'ethers';
+import { Contract, ContractFactory, Interface, type EventFragment, JsonRpcProvider, Wallet, getAddress, parseEther, type TransactionReceipt } from 'ethers';
 import type { Page, Request } from 'playwright-core';
 import { BRIDGE_ADDRESS } from '../node-core/evm/constants.ts';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
@@ -186,7 +186,9 @@ function localAssets(abis: unknown[][]): Map<string, string> {
   for (const abi of abis) {
     const iface = new Interface(abi as never);
     iface.forEachFunction((f) => files.set(`${LOCAL_ASSETS}/signatures/${f.selector.slice(2)}`, f.format('sighash')));
-    iface.forEachEvent((e) => files.set(`${LOCAL_ASSETS}/topic0/${e.topicHash.slice(2)}`, e.format('sighash')));
+    // Indexed parameters marked, as that database writes them: Otterscan decodes the topics with them.
+    const event = (e: EventFragment) => `${e.name}(${e.inputs.map((i) => `${i.format('sighash')}${i.indexed ? ' indexed' : ''}`).join(',')})`;
+    iface.forEachEvent((e) => files.set(`${LOCAL_ASSETS}/topic0/${e.topicHash.slice(2)}`, event(e)));
   }
   return files;
 }
@@ -338,7 +340,8 @@ async function main(): Promise<void> {
     page.setDefaultTimeout(PAGE_TIMEOUT_MS);
     recorder.attach(page);
 
-    const mintBlock = Number(BigInt((await rpc(evmUrl, 'eth_getTransactionByHash', [a.mintHash])).result.blockNumber));
+    const mintTx = (await rpc(evmUrl, 'eth_getTransactionByHash', [a.mintHash])).result;
+    const mintBlock = Number(BigInt(mintTx.blockNumber));
     const visits: Visit[] = [
       { name: '01-home', path: '/', expect: [/Latest block/i] },
       { name: '02-block', path: `/block/${mintBlock}`, expect: [`#${mintBlock}`, /Transactions?/] },
@@ -364,6 +367,8 @@ async function main(): Promise<void> {
       { name: '17-contract-created-by-factory', path: `/address/${a.child}`, expect: [/Contract/i, a.makeHash.slice(0, 10)] },
       { name: '18-contract-token', path: `/address/${a.token}`, expect: [/Contract/i, a.mintHash.slice(0, 10)] },
       { name: '19-address-by-nonce', path: `/address/${a.alice}?nonce=1`, expect: [/Transaction Details/, /Contract Creation|Created/i] },
+      { name: '21-block-by-hash', path: `/block/${mintTx.blockHash}`, expect: [mintTx.blockHash, new RegExp(`Block Height:\\s*${mintBlock}\\b`)] },
+      { name: '22-address-alice-oldest-page', path: `/address/${a.alice}/txs/last`, expect: [a.transferHash.slice(0, 10), a.transferBackHash.slice(0, 10)] },
       { name: '20-tx-nested-statediff', path: `/tx/${a.traceHash}/statediff`, expect: [/does not support the trace_replayTransaction method/] },
     ];
 
