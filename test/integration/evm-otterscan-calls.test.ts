@@ -1,6 +1,7 @@
 /**
  * The calls a stock Otterscan makes, replayed with its exact params (no npm package ships a built
- * Otterscan, and its repository cannot be built here). Read from Otterscan's source:
+ * Otterscan, and CI cannot fetch its repository; scripts/otterscan-by-hand.ts drives a real build by
+ * hand, see README). Read from Otterscan's source:
  * - src/useProvider.ts: the probe at start, through ethers' JsonRpcProvider with staticNetwork
  *   (batched): eth_blockNumber, erigon_getHeaderByNumber ["latest"], ots_getApiLevel [] (refused
  *   below MIN_API_LEVEL = 8, src/params.ts) and the eth_chainId ethers makes for getNetwork();
