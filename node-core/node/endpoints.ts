@@ -7,6 +7,7 @@ import type { Chain } from '../ledger/chain.ts';
 import { DEFAULT_PUBSUB_LIMITS, servePubsub, type PubsubLimits, type PubsubService } from '../pubsub/native-service.ts';
 import { serveEvmPubsub } from '../pubsub/evm-service.ts';
 import { Dispatcher } from '../rpc/dispatcher.ts';
+import { ethMethodNotFound } from '../rpc/errors.ts';
 import type { EvmRpcContext } from '../rpc/eth/context.ts';
 import { ethMethods } from '../rpc/eth/methods.ts';
 import { createExplorerStatic } from '../transport/explorer-static.ts';
@@ -73,7 +74,7 @@ const EVM_WEBSOCKET_MAX_PAYLOAD = 1 << 20;
 
 /** Ethereum JSON-RPC over HTTP, and over WebSocket with eth_subscribe, on `--evm-rpc-port`. */
 export async function startEvmEndpoint(ctx: EvmRpcContext, o: Listening): Promise<Endpoint> {
-  const dispatcher = new Dispatcher(ethMethods, ctx);
+  const dispatcher = new Dispatcher(ethMethods, ctx, { unknownMethod: ethMethodNotFound });
   const server = createHttpServer({ answer: (body, request) => dispatcher.handleBodyInPieces(body, request), health: () => 'ok', allowedHosts: o.allowedHosts ?? [] });
   const port = await listen(server, o.port, o.host, '--evm-rpc-port');
   const wss = acceptWebSockets(server, { maxPayload: EVM_WEBSOCKET_MAX_PAYLOAD, allowedHosts: o.allowedHosts ?? [] });

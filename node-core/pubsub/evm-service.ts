@@ -8,7 +8,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { EvmBlockRecord, EvmTxRecord } from '../evm/records.ts';
 import type { DecodedTransaction } from '../evm/transaction.ts';
 import { Dispatcher, type MethodTable } from '../rpc/dispatcher.ts';
-import { invalidParams } from '../rpc/errors.ts';
+import { ethMethodNotFound, invalidParams } from '../rpc/errors.ts';
 import type { EvmRpcContext } from '../rpc/eth/context.ts';
 import { formatBlock } from '../rpc/eth/format.ts';
 import { blockLogs, criteriaOf, type LogCriteria } from '../rpc/eth/logs.ts';
@@ -95,7 +95,7 @@ export function serveEvmPubsub(wss: WebSocketServer, ctx: EvmRpcContext): EvmPub
   wss.on('connection', (ws) => {
     const subscriptions = new Map<string, Subscription>();
     sockets.set(ws, subscriptions);
-    const dispatcher = new Dispatcher(socketMethods, { ...ctx, subscriptions });
+    const dispatcher = new Dispatcher(socketMethods, { ...ctx, subscriptions }, { unknownMethod: ethMethodNotFound });
     ws.on('close', () => sockets.delete(ws));
     // A socket error (a frame past the payload limit, a broken frame) closes the socket; unheard, it would end the process.
     ws.on('error', () => sockets.delete(ws));

@@ -40,11 +40,21 @@ function toErrorBody(e: unknown): ErrorBody {
 
 const isValidId = (id: unknown): id is Id => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 
+export interface DispatcherOptions {
+  /** The error for a method the table does not hold (default: -32601 "Method not found", Agave's words). */
+  unknownMethod?: (method: string) => RpcError;
+}
+
 export class Dispatcher<C> {
+  private readonly unknownMethod: (method: string) => RpcError;
+
   constructor(
     private readonly methods: MethodTable<C>,
     private readonly ctx: C,
-  ) {}
+    options: DispatcherOptions = {},
+  ) {
+    this.unknownMethod = options.unknownMethod ?? methodNotFound;
+  }
 
   has(method: string): boolean {
     return Object.hasOwn(this.methods, method);
@@ -91,7 +101,7 @@ export class Dispatcher<C> {
     const handler = Object.hasOwn(this.methods, r.method) ? this.methods[r.method] : undefined;
     let response: object;
     if (!handler) {
-      response = errorResponse(id, toErrorBody(methodNotFound()));
+      response = errorResponse(id, toErrorBody(this.unknownMethod(r.method)));
     } else {
       try {
         let result = handler(r.params, this.ctx, request);

@@ -43,6 +43,11 @@ export const FORBIDDEN_ORIGIN = -32090;
 export const invalidParams = (detail: string) => new RpcError(INVALID_PARAMS, detail);
 export const invalidRequest = (detail = 'Invalid request') => new RpcError(INVALID_REQUEST, detail);
 export const methodNotFound = () => new RpcError(METHOD_NOT_FOUND, 'Method not found');
+/**
+ * geth's (and Erigon's) words for a method not served: ethers reads them as UNSUPPORTED_OPERATION, and
+ * Otterscan, which shows "not supported by the node" on that code, waits forever on any other text.
+ */
+export const ethMethodNotFound = (method: string) => new RpcError(METHOD_NOT_FOUND, `the method ${method} does not exist/is not available`);
 
 export const blockNotAvailable = (slot: number) => new RpcError(BLOCK_NOT_AVAILABLE, `Block not available for slot ${slot}`);
 export const blockCleanedUp = (slot: number, first: number) =>

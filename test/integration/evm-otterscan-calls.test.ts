@@ -1,6 +1,7 @@
 /**
  * The calls a stock Otterscan makes, replayed with its exact params (no npm package ships a built
- * Otterscan, and its repository cannot be built here). Read from Otterscan's source:
+ * Otterscan, and CI cannot fetch its repository; scripts/otterscan-by-hand.ts drives a real build by
+ * hand, see README). Read from Otterscan's source:
  * - src/useProvider.ts: the probe at start, through ethers' JsonRpcProvider with staticNetwork
  *   (batched): eth_blockNumber, erigon_getHeaderByNumber ["latest"], ots_getApiLevel [] (refused
  *   below MIN_API_LEVEL = 8, src/params.ts) and the eth_chainId ethers makes for getNetwork();
@@ -9,11 +10,14 @@
  *   ots_getBlockTransactions [number, pageNumber, pageSize], ots_getTransactionBySenderAndNonce
  *   [checksummed address, number], ots_getContractCreator [checksummed address], ots_hasCode
  *   [address, "latest"], and an ERC-20 name() eth_call on addresses it shows;
- * - src/search/search.ts: ots_searchTransactionsBefore/After [checksummed address, block, 25].
+ * - src/search/search.ts: ots_searchTransactionsBefore/After [checksummed address, block, 25];
+ * - src/useErigonHooks.ts, useStateDiffTrace (the transaction's State Diff tab): Erigon's
+ *   trace_replayTransaction [hash, ["stateDiff"]], which the node does not serve; Otterscan says so only
+ *   when ethers reads the error as UNSUPPORTED_OPERATION (found by scripts/otterscan-by-hand.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Contract, FetchRequest, HDNodeWallet, Interface, JsonRpcProvider, Mnemonic, getAddress } from 'ethers';
+import { Contract, FetchRequest, HDNodeWallet, Interface, JsonRpcProvider, Mnemonic, WebSocketProvider, getAddress } from 'ethers';
 import { compileFixture } from '../helpers/evm.ts';
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
 import { otsApiLevel } from '../../node-core/rpc/eth/ots.ts';
@@ -110,5 +114,21 @@ describe("Otterscan's calls, with the params it sends", () => {
     await assert.rejects(erc20.getFunction('name')(), (e: { code?: string }) => e.code === 'CALL_EXCEPTION');
     const eoa = new Contract(alice.address, ['function name() view returns (string)'], provider);
     await assert.rejects(eoa.getFunction('name')(), (e: { code?: string }) => e.code === 'BAD_DATA' || e.code === 'CALL_EXCEPTION');
+  });
+
+  test("a method the node does not serve (the State Diff tab's trace_replayTransaction): -32601 in geth's words, which ethers reads as unsupported", async () => {
+    const params = [made.transactionHash, ['stateDiff']];
+    const message = 'the method trace_replayTransaction does not exist/is not available';
+    assert.deepEqual((await rpc(node.evmRpcUrl, 'trace_replayTransaction', params)).error, { code: -32601, message });
+    // Otterscan's check (useStateDiffTrace): e.code === "UNSUPPORTED_OPERATION" shows "not supported"; anything else left the tab loading forever.
+    await assert.rejects(provider.send('trace_replayTransaction', params), (e: { code?: string }) => e.code === 'UNSUPPORTED_OPERATION');
+    const ws = new WebSocketProvider(node.evmRpcUrl.replace('http', 'ws'), undefined, { staticNetwork: true });
+    try {
+      await assert.rejects(ws.send('trace_replayTransaction', params), (e: { code?: string; error?: { message?: string } }) => e.code === 'UNSUPPORTED_OPERATION');
+    } finally {
+      await ws.destroy();
+    }
+    // The native port keeps Agave's words for its own unknown methods.
+    assert.deepEqual((await rpc(node.rpcUrl, 'trace_replayTransaction', params)).error, { code: -32601, message: 'Method not found' });
   });
 });
