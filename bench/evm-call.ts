@@ -133,7 +133,11 @@ for (let round = 1; round <= Number(values.rounds); round++) {
   }
 }
 console.log(`\nload now ${load()}`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
 const anvil = figures.get('anvil');
 for (const [name, xs] of figures) {
   const ratio = anvil && name !== 'anvil' ? ` = ${(median(xs) / median(anvil)).toFixed(2)}x Anvil (median)` : '';
