@@ -1,0 +1,145 @@
+/**
+ * bench/evm-call: only bench:evm's executed eth_call phase (a view function, a different caller each
+ * time so that no result cache answers), for profiling and for A/B runs of two builds of the node.
+ * Each round starts each build's node in turn (and Anvil with --anvil), deploys Counter, warms up,
+ * then measures; the builds alternate so that a busy machine weighs on both alike.
+ *
+ *   node --import tsx bench/evm-call.ts [--reads N --rounds N --anvil --bundle dist/base/isthmus.mjs --cpu-prof DIR]
+ *
+ * --bundle names another compiled node (a copy of dist/cli built from another commit, kept two
+ * folders below the project root as dist/cli is); the current sources' bundle always runs too.
+ * --cpu-prof writes the node processes' V8 CPU profiles to DIR.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Interface, Wallet } from 'ethers';
+import { BUNDLE } from '../bin/cli-bundle.mjs';
+import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
+import { compileFixture, foundryBinary } from '../test/helpers/evm.ts';
+import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
+import { ensureFreshBundle, freePort } from './lib/node-process.ts';
+
+const { values } = parseArgs({
+  options: {
+    reads: { type: 'string', default: '30000' },
+    rounds: { type: 'string', default: '1' },
+    concurrency: { type: 'string', default: '32' },
+    anvil: { type: 'boolean', default: false },
+    bundle: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const READS = Number(values.reads);
+const CONCURRENCY = Number(values.concurrency);
+const WORDS = 'test test test test test test test test test test test junk';
+const counter = compileFixture('Counter.sol', 'Counter');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startBundle(bundle: string): Promise<Running> {
+  const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-call-'));
+  const evmPort = await freePort();
+  const args = ['start', '--ledger', ledger, '--rpc-port', String(await freePort()), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), '--mnemonic', WORDS];
+  const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
+  const runner = `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await main(process.argv.slice(1));`;
+  const child: ChildProcess = spawn(process.execPath, [...prof, '--input-type=module', '-e', runner, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Press Ctrl-C')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`node exited with code ${code} before it was ready`)));
+  });
+  return {
+    url: `http://127.0.0.1:${evmPort}`,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      await exited;
+      fs.rmSync(ledger, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startAnvil(): Promise<Running | null> {
+  const anvil = foundryBinary('anvil');
+  if (!anvil) return null;
+  const port = await freePort();
+  const child = spawn(anvil, ['--port', String(port), '--silent', '--mnemonic', WORDS, '--block-time', '1'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForEthNode(url, 'anvil');
+  return { url, stop: async () => void child.kill('SIGKILL') };
+}
+
+async function deployCounter(url: string, chainId: bigint): Promise<string> {
+  const dev = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'));
+  const nonce = Number(await rpcCall(url, 'eth_getTransactionCount', [dev.address, 'pending']));
+  const data = counter.bytecode + new Interface(counter.abi as never).encodeDeploy(['bench']).slice(2);
+  const raw = await dev.signTransaction({ data, nonce, gasLimit: 2_000_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, chainId, type: 2 });
+  const hash = await rpcCall(url, 'eth_sendRawTransaction', [raw]);
+  for (;;) {
+    const receipt = await rpcCall(url, 'eth_getTransactionReceipt', [hash]);
+    if (receipt) return receipt.contractAddress;
+    await sleep(20);
+  }
+}
+
+/** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one. */
+async function distinctCalls(url: string, address: string, count: number, first: number): Promise<number> {
+  const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
+  const r = await postConcurrently(url, bodies, CONCURRENCY);
+  if (r.errors) throw new Error(`${r.errors} eth_call failed, first: ${r.firstError}`);
+  return r.ok / r.seconds;
+}
+
+async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<number | null> {
+  const running = await start();
+  if (!running) return null;
+  try {
+    const address = await deployCounter(running.url, chainId);
+    await distinctCalls(running.url, address, Math.min(3000, READS), 1_000_000);
+    const rate = await distinctCalls(running.url, address, READS, 1);
+    console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s`);
+    return rate;
+  } finally {
+    await running.stop();
+  }
+}
+
+await ensureFreshBundle();
+const builds: [string, string][] = [['current', BUNDLE]];
+if (values.bundle) builds.unshift([values.bundle, path.resolve(values.bundle)]);
+const figures = new Map<string, number[]>();
+const load = () => os.loadavg()[0]!.toFixed(1);
+for (let round = 1; round <= Number(values.rounds); round++) {
+  console.log(`round ${round} (load ${load()})`);
+  const order = round % 2 === 1 ? builds : [...builds].reverse();
+  for (const [name, bundle] of order) {
+    const rate = await measure(name, () => startBundle(bundle), 5705n);
+    figures.set(name, [...(figures.get(name) ?? []), rate!]);
+  }
+  if (values.anvil) {
+    const rate = await measure('anvil', startAnvil, 31337n);
+    if (rate !== null) figures.set('anvil', [...(figures.get('anvil') ?? []), rate]);
+  }
+}
+console.log(`\nload now ${load()}`);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const anvil = figures.get('anvil');
+for (const [name, xs] of figures) {
+  const ratio = anvil && name !== 'anvil' ? ` = ${(median(xs) / median(anvil)).toFixed(2)}x Anvil (median)` : '';
+  console.log(`${name.padEnd(24)} ${xs.map((x) => x.toFixed(0)).join(', ')} /s; median ${median(xs).toFixed(0)}${ratio}`);
+}
