@@ -25,6 +25,13 @@ export class JsonBytesWriter {
   private readonly chunks: Buffer[] = [];
   private buf = Buffer.allocUnsafe(CHUNK_BYTES);
   private pos = 0;
+  /** Bytes in the finished chunks. */
+  private chunked = 0;
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.chunked + this.pos;
+  }
 
   /** An ASCII string: JSON punctuation, member names, hex. */
   ascii(s: string): void {
@@ -83,12 +90,14 @@ export class JsonBytesWriter {
   /** The text written; the writer is done with. */
   finish(): Buffer[] {
     if (this.pos > 0) this.chunks.push(this.buf.subarray(0, this.pos));
+    this.chunked += this.pos;
     this.pos = 0;
     return this.chunks;
   }
 
   private next(atLeast: number): void {
     if (this.pos > 0) this.chunks.push(this.buf.subarray(0, this.pos));
+    this.chunked += this.pos;
     this.buf = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, atLeast));
     this.pos = 0;
   }

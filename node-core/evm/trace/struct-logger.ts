@@ -51,8 +51,24 @@ function memoryMember(memory: Uint8Array): string {
   return `,"memory":[${words.join(',')}]`;
 }
 
+/**
+ * The largest struct-logger answer kept (bytes of JSON). A default trace costs ~77 bytes per gas unit
+ * of a simple loop, and memory grows it without bound (enableMemory writes the whole memory at each
+ * step): past this the trace is refused with a way to ask for less, rather than fill the machine's memory.
+ */
+export const MAX_STRUCT_LOG_BYTES = 512 * 1024 * 1024;
+
+/** A struct-logger trace that would be larger than its cap. */
+export class TraceTooLarge extends Error {
+  constructor(maxBytes: number) {
+    super(`trace larger than ${Math.round(maxBytes / 2 ** 20)} MB: ask for less (a limit, disableStack, disableStorage, enableMemory off) or use the callTracer`);
+  }
+}
+
 export class StructLogger {
   private readonly out = new JsonBytesWriter();
+  /** The cap was reached: nothing more is written, and the result is refused. */
+  private tooLarge = false;
   /** Entries logged, and written out (all but the held one). */
   private count = 0;
   private written = 0;
@@ -73,7 +89,10 @@ export class StructLogger {
   /** Its memory, return data and storage members, by option. */
   private heldRest = '';
 
-  constructor(private readonly config: StructLoggerConfig) {}
+  constructor(
+    private readonly config: StructLoggerConfig,
+    private readonly maxBytes = MAX_STRUCT_LOG_BYTES,
+  ) {}
 
   readonly listeners: EvmListeners = {
     step: (e) => this.step(e),
@@ -96,6 +115,7 @@ export class StructLogger {
     if (this.held) this.writeHeld();
     const c = this.config;
     if (c.limit && this.count >= c.limit) return;
+    if (this.tooLarge || (this.tooLarge = this.out.size > this.maxBytes)) return;
     this.count++;
     const op = e.opcode.name;
     this.held = true;
@@ -149,6 +169,7 @@ export class StructLogger {
   /** geth's ExecutionResult, as JSON text. */
   result(run: RunTxResult): JsonText {
     if (this.held) this.writeHeld();
+    if (this.tooLarge) throw new TraceTooLarge(this.maxBytes);
     const head = `{"gas":${Number(run.totalGasSpent)},"failed":${run.execResult.exceptionError !== undefined},"returnValue":"${bytesToHex(run.execResult.returnValue)}","structLogs":[`;
     return new JsonText([head, ...this.out.finish(), ']}']);
   }

@@ -14,7 +14,7 @@ import { recipientOf } from '../../evm/space.ts';
 import { CallFrameCollector, depositFrame, type CallFrame } from '../../evm/trace/call-frames.ts';
 import { PrestateCollector, type PrestateConfig } from '../../evm/trace/prestate.ts';
 import { depositOf, type LayeredSource, LayeredSource as Layered, type ReplayedEntry } from '../../evm/trace/replay.ts';
-import { StructLogger, type StructLoggerConfig } from '../../evm/trace/struct-logger.ts';
+import { StructLogger, TraceTooLarge, type StructLoggerConfig } from '../../evm/trace/struct-logger.ts';
 import { EvmChanges } from '../../evm/state.ts';
 import { BRIDGE_ADDRESS } from '../../evm/constants.ts';
 import { JsonText, type JsonPiece } from '../../common/json-text.ts';
@@ -122,7 +122,14 @@ export function makeTracer(spec: TracerSpec, from: string, to: string | undefine
   switch (spec.kind) {
     case 'struct': {
       const logger = new StructLogger(spec.config);
-      return { listeners: logger.listeners, result: async (r) => (r.result ? logger.result(r.result) : { gas: 0, failed: false, returnValue: '0x', structLogs: [] }) };
+      const result = (run: RunTxResult) => {
+        try {
+          return logger.result(run);
+        } catch (e) {
+          throw e instanceof TraceTooLarge ? new RpcError(SERVER_ERROR, e.message) : e;
+        }
+      };
+      return { listeners: logger.listeners, result: async (r) => (r.result ? result(r.result) : { gas: 0, failed: false, returnValue: '0x', structLogs: [] }) };
     }
     case 'call': {
       const frames = new CallFrameCollector({ logs: spec.withLog });

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTxFromRLP } from '@ethereumjs/tx';
+import { bytesToHex, privateToAddress } from '@ethereumjs/util';
+import { Wallet } from 'ethers';
+import { keccak256 } from '../../node-core/common/hash.ts';
+import { joinPieces } from '../../node-core/common/json-text.ts';
+import { EvmMachine } from '../../node-core/evm/machine.ts';
+import { EvmBaseState, EvmChanges, newEvmAccount } from '../../node-core/evm/state.ts';
+import { StructLogger, TraceTooLarge } from '../../node-core/evm/trace/struct-logger.ts';
+
+/** A contract that loops until its gas is gone: JUMPDEST PUSH1 0 JUMP. */
+const LOOP = Uint8Array.of(0x5b, 0x60, 0x00, 0x56);
+const KEY = new Uint8Array(32).fill(7);
+const CONTRACT = '0x' + '11'.repeat(20);
+
+async function tracedRun(maxBytes?: number) {
+  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
+  const base = new EvmBaseState();
+  base.accounts.set(bytesToHex(privateToAddress(KEY)), newEvmAccount(10n ** 24n));
+  const codeHash = keccak256(LOOP);
+  base.accounts.set(CONTRACT, { ...newEvmAccount(0n), codeHash });
+  base.codes.set(bytesToHex(codeHash), LOOP);
+  const raw = await new Wallet(bytesToHex(KEY)).signTransaction({ to: CONTRACT, nonce: 0, gasLimit: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
+  const tx = createTxFromRLP(Buffer.from(raw.slice(2), 'hex'), { common: machine.common });
+  const logger = new StructLogger({}, maxBytes);
+  const env = { number: 1n, timestamp: 1_700_000_000n, prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
+  const run = await machine.runListened({ tx, env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
+  return () => logger.result(run);
+}
+
+test('a struct-logger trace past its cap is refused with a way to ask for less; under the cap it is whole', async () => {
+  const whole = JSON.parse(joinPieces((await tracedRun())().pieces));
+  assert.equal(whole.failed, true, 'the loop runs out of gas');
+  assert.ok(whole.structLogs.length > 10_000, `${whole.structLogs.length} steps`);
+  const bytes = joinPieces((await tracedRun())().pieces).length;
+  const capped = await tracedRun(Math.floor(bytes / 4));
+  assert.throws(capped, (e: unknown) => e instanceof TraceTooLarge && /^trace larger than \d+ MB: ask for less \(a limit, disableStack/.test(e.message));
+  // Exactly at its size it still fits.
+  assert.equal(joinPieces((await tracedRun(bytes))().pieces).length, bytes);
+});
