@@ -6,7 +6,8 @@
  * SnapshotBook), so a revert is one atomic store write that puts back each value as it stood at the
  * snapshot's slot and deletes the discarded slots' blocks, transactions, statuses and index entries;
  * then the chain drops its banks above the root and continues from the snapshot's slot (Chain.resetTo). The work
- * grows with what changed since the snapshot, not with the ledger.
+ * grows with what changed since the snapshot, not with the ledger. What the chain reads of the slots up to
+ * the snapshot (recentChainState) is read when it is taken, for the newest few, not again at their revert.
  *
  * Ids are one counter shared by every port. As Anvil does, a revert deletes the snapshot it reverts
  * to and every one taken after it; those are remembered as gone, so a later revert to one of them can
@@ -45,6 +46,10 @@ interface Registry {
 }
 
 const GONE_KEPT = 256;
+/** Newest snapshots whose recent chain state (recentChainState at their slot) is kept in memory. */
+const RECENT_STATES_KEPT = 4;
+
+type RecentChainState = Awaited<ReturnType<typeof recentChainState>>;
 /** Longest label accepted. */
 export const MAX_LABEL_LENGTH = 200;
 
@@ -53,6 +58,12 @@ export type RevertOutcome = { reverted: Snapshot; discardedSlots: number } | { g
 export class ChainSnapshots {
   /** One operation at a time: takes, reverts and edits of the registry are serialized. */
   private turn: Promise<unknown> = Promise.resolve();
+  /**
+   * What a revert to each of the newest snapshots reads of the slots up to it (the blockhash queue's
+   * headers, the status cache's statuses), read when it was taken: those slots do not change while it
+   * lives, so its revert need not read them again. Not kept across a restart; a revert without one reads them.
+   */
+  private readonly recentStates = new Map<number, RecentChainState>();
 
   private constructor(
     private readonly chain: Chain,
@@ -90,7 +101,10 @@ export class ChainSnapshots {
           label,
           extensions: meta.extensions,
         };
+        const recent = await recentChainState(this.chain.store, this.chain.genesis, meta);
         await this.write({ nextId: snapshot.id + 1, live: [...this.registry.live, snapshot], gone: this.registry.gone });
+        this.recentStates.set(snapshot.id, recent);
+        for (const id of this.recentStates.keys()) if (this.recentStates.size > RECENT_STATES_KEPT) this.recentStates.delete(id);
         return structuredClone(snapshot);
       }),
     );
@@ -114,9 +128,11 @@ export class ChainSnapshots {
         const live = this.registry.live.filter((s) => s.id < id);
         const deleted = this.registry.live.filter((s) => s.id >= id);
         const next: Registry = { nextId: this.registry.nextId, live, gone: [...this.registry.gone, ...deleted.filter((s) => s.id !== id)].slice(-GONE_KEPT) };
+        const kept = this.recentStates.get(id);
+        for (const s of deleted) this.recentStates.delete(s.id);
         const restored = await this.chain.store.revertTo(target.slot, this.bookOf(next));
         this.registry = next;
-        const recent = await recentChainState(this.chain.store, this.chain.genesis, restored.meta);
+        const recent = (kept && (await this.stillStored(kept))) || (await recentChainState(this.chain.store, this.chain.genesis, restored.meta));
         await this.chain.resetTo({ meta: restored.meta, ...recent }, restored);
         return { reverted: structuredClone(target), discardedSlots: restored.discardedSlots.length };
       });
@@ -140,6 +156,7 @@ export class ChainSnapshots {
         const record = (await store.readGenesis()) ?? genesisRecord(genesis, genesisHash);
         await store.resetToGenesis(record, genesisSlotCommit(genesis, genesisHash, extensions), this.bookOf(next));
         this.registry = next;
+        this.recentStates.clear();
         const meta = await store.readMeta();
         if (!meta) throw new Error('reset: the ledger has no chain record after writing its genesis');
         await this.chain.resetToGenesis({ meta, ...(await recentChainState(store, genesis, meta)) });
@@ -163,8 +180,16 @@ export class ChainSnapshots {
     return this.serialized(async () => {
       if (!this.get(id)) return false;
       await this.write({ ...this.registry, live: this.registry.live.filter((s) => s.id !== id) });
+      this.recentStates.delete(id);
       return true;
     });
+  }
+
+  /** `recent` if every slot it read is stored still (a ledger size limit may have purged the oldest since). */
+  private async stillStored(recent: RecentChainState): Promise<RecentChainState | null> {
+    const oldest = recent.recentHeaders[0]?.slot;
+    const firstStored = await this.chain.store.firstAvailableSlot();
+    return oldest === undefined || (firstStored !== null && firstStored <= oldest) ? recent : null;
   }
 
   private bookOf(registry: Registry): SnapshotBook {

@@ -267,8 +267,8 @@ export class LmdbStore implements Store {
   async writeSnapshots(book: SnapshotBook): Promise<void> {
     this.undoKept.clear();
     this.write(() => {
-      const end: [number] | undefined = book.undoFrom === null ? undefined : [book.undoFrom + 1];
-      for (const key of Array.from(this.undo.getKeys(end ? { end } : {}))) this.undo.removeSync(key);
+      if (book.undoFrom === null) this.undo.clearSync();
+      else for (const key of Array.from(this.undo.getKeys({ end: [book.undoFrom + 1] }))) this.undo.removeSync(key);
       this.snapshots.putSync(BOOK_KEY, book);
       this.undoFrom = book.undoFrom;
     });
@@ -283,8 +283,10 @@ export class LmdbStore implements Store {
       const extras = new Map<string, ExtraRecordKey>();
       const indexed = new Map<number, IndexedTx[]>();
       let metaRestored = false;
+      // With no snapshot left, no undo record is needed any more: the table is emptied at once below.
+      const undoLeft = book.undoFrom !== null;
       for (const { key, value } of Array.from(this.undo.getRange({ start: [slot + 1] }))) {
-        this.undo.removeSync(key);
+        if (undoLeft) this.undo.removeSync(key);
         for (const record of value) {
           if (record[0] === 3) {
             const txs = indexed.get(key[0]);
@@ -315,11 +317,15 @@ export class LmdbStore implements Store {
           }
         }
       }
-      const discardedSlots = Array.from(this.blocks.getKeys({ start: slot + 1 }));
+      if (!undoLeft) this.undo.clearSync();
+      // One scan of the discarded headers (each slot's compact vote, if any), not a lookup per slot.
+      const discarded = Array.from(this.blocks.getRange({ start: slot + 1 }), ({ key, value }): [number, CompactVote | undefined] => [key, value[HEADER_VOTE]]);
+      const discardedSlots = discarded.map(([s]) => s);
       // Newest first: a compact vote's header reads its parent's blockhash, so a parent goes after its child.
-      for (const s of [...discardedSlots].reverse()) {
+      for (let i = discarded.length - 1; i >= 0; i--) {
+        const [s, vote] = discarded[i]!;
         const txs = indexed.get(s);
-        if (txs) this.dropIndexedSlot(s, txs);
+        if (txs) this.dropIndexedSlot(s, vote, txs);
         else this.dropSlotRecords(s);
       }
       this.snapshots.putSync(BOOK_KEY, book);
@@ -526,9 +532,8 @@ export class LmdbStore implements Store {
     }
   }
 
-  /** dropSlotRecords from what the slot's undo record kept, without reading its transactions back. */
-  private dropIndexedSlot(slot: number, txs: IndexedTx[]): void {
-    const vote: CompactVote | undefined = this.blocks.get(slot)?.[HEADER_VOTE];
+  /** dropSlotRecords from what the slot's undo record kept and its header's compact vote, without reading its transactions back. */
+  private dropIndexedSlot(slot: number, vote: CompactVote | undefined, txs: IndexedTx[]): void {
     // The undo record kept the vote's wire up to the end of its signature.
     if (vote && txs[0]) this.ownVotes.removeSignature(txs[0][1].subarray(1, 65), slot);
     txs.forEach(([signature, wire, keys, failed, memo], index) => {

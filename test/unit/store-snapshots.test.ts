@@ -224,6 +224,34 @@ for (const backend of backends) {
     });
 
     if (backend.name === 'lmdb') {
+      it('keeps undo records only while a snapshot needs them: a revert or a book with no floor empties the table in its write', async () => {
+        const { store } = await backend.open();
+        const undoRecords = () => (store as unknown as { undo: { getKeysCount(): number } }).undo.getKeysCount();
+        await base(store);
+        await store.writeSnapshots({ undoFrom: 1, registry: 'at 1' });
+        await store.commitSlot(slotCommit(2, [transaction(2, 0, [A])], { accounts: [[A, account(90)]] }));
+        await store.writeSnapshots({ undoFrom: 1, registry: 'at 1 and 2' });
+        await store.commitSlot(slotCommit(3, [transaction(3, 0, [A])], { accounts: [[A, account(80)], [B, account(1)]] }));
+        assert.equal(undoRecords(), 2);
+        // A snapshot is left (at 1): slot 2's record stays for it, slot 3's goes with the slot.
+        await store.revertTo(2, { undoFrom: 1, registry: 'at 1' });
+        assert.equal(undoRecords(), 1);
+        await store.commitSlot(slotCommit(3, [transaction(3, 1, [B])], { accounts: [[B, account(2)]] }));
+        assert.equal(undoRecords(), 2);
+        // None is left: the table is emptied, and the revert still puts back what slot 2's record kept.
+        const r1 = await store.revertTo(1, { undoFrom: null, registry: null });
+        assert.deepEqual(r1.discardedSlots, [2, 3]);
+        assert.equal(undoRecords(), 0);
+        await assertAtSlot1(store);
+        // A snapshot deleted (a book with no floor) empties it too.
+        await store.writeSnapshots({ undoFrom: 1, registry: 'at 1' });
+        await store.commitSlot(slotCommit(2, [transaction(2, 2, [A])], { accounts: [[A, account(70)]] }));
+        assert.equal(undoRecords(), 1);
+        await store.writeSnapshots({ undoFrom: null, registry: null });
+        assert.equal(undoRecords(), 0);
+        await store.close();
+      });
+
       it('the book and the undo records survive a reopen, and so does a revert', async () => {
         const { store, reopen } = await backend.open();
         await base(store);
