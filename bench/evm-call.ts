@@ -16,12 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Interface, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 import { BUNDLE } from '../bin/cli-bundle.mjs';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
-import { compileFixture, foundryBinary } from '../test/helpers/evm.ts';
-import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
-import { ensureFreshBundle, freePort } from './lib/node-process.ts';
+import { foundryBinary } from '../test/helpers/evm.ts';
+import { deployCounter } from './lib/evm-counter.ts';
+import { postConcurrently, waitForEthNode } from './lib/http-load.ts';
+import { ensureFreshBundle, freePort, whenReady } from './lib/node-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,8 +37,6 @@ const { values } = parseArgs({
 const READS = Number(values.reads);
 const CONCURRENCY = Number(values.concurrency);
 const WORDS = 'test test test test test test test test test test test junk';
-const counter = compileFixture('Counter.sol', 'Counter');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Running {
   url: string;
@@ -51,14 +50,7 @@ async function startBundle(bundle: string): Promise<Running> {
   const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
   const runner = `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await main(process.argv.slice(1));`;
   const child: ChildProcess = spawn(process.execPath, [...prof, '--input-type=module', '-e', runner, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Press Ctrl-C')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`node exited with code ${code} before it was ready`)));
-  });
+  await whenReady(child);
   return {
     url: `http://127.0.0.1:${evmPort}`,
     async stop() {
@@ -80,19 +72,6 @@ async function startAnvil(): Promise<Running | null> {
   return { url, stop: async () => void child.kill('SIGKILL') };
 }
 
-async function deployCounter(url: string, chainId: bigint): Promise<string> {
-  const dev = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'));
-  const nonce = Number(await rpcCall(url, 'eth_getTransactionCount', [dev.address, 'pending']));
-  const data = counter.bytecode + new Interface(counter.abi as never).encodeDeploy(['bench']).slice(2);
-  const raw = await dev.signTransaction({ data, nonce, gasLimit: 2_000_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, chainId, type: 2 });
-  const hash = await rpcCall(url, 'eth_sendRawTransaction', [raw]);
-  for (;;) {
-    const receipt = await rpcCall(url, 'eth_getTransactionReceipt', [hash]);
-    if (receipt) return receipt.contractAddress;
-    await sleep(20);
-  }
-}
-
 /** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one. */
 async function distinctCalls(url: string, address: string, count: number, first: number): Promise<number> {
   const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
@@ -105,7 +84,7 @@ async function measure(name: string, start: () => Promise<Running | null>, chain
   const running = await start();
   if (!running) return null;
   try {
-    const address = await deployCounter(running.url, chainId);
+    const address = await deployCounter(running.url, chainId, new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex')));
     await distinctCalls(running.url, address, Math.min(3000, READS), 1_000_000);
     const rate = await distinctCalls(running.url, address, READS, 1);
     console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s`);

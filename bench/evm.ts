@@ -13,14 +13,14 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { bytesToHex, privateToAddress } from '@ethereumjs/util';
-import { Interface, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 import { randomBytes } from 'node:crypto';
 import { EvmMachine } from '../node-core/evm/machine.ts';
 import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../node-core/evm/state.ts';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
-import { compileFixture } from '../test/helpers/evm.ts';
 import { foundryBinary } from '../test/helpers/evm.ts';
 import { followBlockArrivals, percentiles } from './lib/block-arrivals.ts';
+import { deployCounter } from './lib/evm-counter.ts';
 import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
@@ -35,7 +35,6 @@ const SENDERS = 32;
 const SETTLE_MS = 60_000;
 const WORDS = 'test test test test test test test test test test test junk';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const counter = compileFixture('Counter.sol', 'Counter');
 
 interface Figures {
   transfers: number;
@@ -62,18 +61,6 @@ async function fundSenders(url: string, chainId: bigint, dev: Wallet): Promise<W
   if (r.errors) throw new Error(`funding failed: ${r.firstError}`);
   for (;;) {
     if (Number(await rpcCall(url, 'eth_getTransactionCount', [dev.address, 'latest'])) >= nonce) return senders as unknown as Wallet[];
-    await sleep(20);
-  }
-}
-
-async function deployCounter(url: string, chainId: bigint, dev: Wallet): Promise<string> {
-  const nonce = Number(await rpcCall(url, 'eth_getTransactionCount', [dev.address, 'pending']));
-  const data = counter.bytecode + new Interface(counter.abi as never).encodeDeploy(['bench']).slice(2);
-  const raw = await dev.signTransaction({ data, nonce, gasLimit: 2_000_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, chainId, type: 2 });
-  const hash = await rpcCall(url, 'eth_sendRawTransaction', [raw]);
-  for (;;) {
-    const receipt = await rpcCall(url, 'eth_getTransactionReceipt', [hash]);
-    if (receipt) return receipt.contractAddress;
     await sleep(20);
   }
 }

@@ -33,6 +33,18 @@ export async function ensureFreshBundle(): Promise<void> {
   if (!freshBundle()) await buildBundle();
 }
 
+/** Resolves once the started node says it serves (its stdout piped); rejects if it exits first. */
+export function whenReady(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Press Ctrl-C')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`isthmus exited with code ${code} before it was ready`)));
+  });
+}
+
 /** ISTHMUS_BENCH_NODE_FLAGS: flags for the node's own process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses those). */
 function nodeFlags(): string[] {
   return (process.env.ISTHMUS_BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
@@ -47,14 +59,7 @@ export async function startNodeProcess(extraArgs: string[] = []): Promise<NodePr
   const child = spawn(process.execPath, [...nodeFlags(), bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Press Ctrl-C')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`isthmus exited with code ${code} before it was ready`)));
-  });
+  await whenReady(child);
   return {
     rpcUrl: `http://127.0.0.1:${port}`,
     evmRpcUrl: `http://127.0.0.1:${evmPort}`,
