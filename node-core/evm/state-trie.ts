@@ -51,14 +51,17 @@ class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
 
   /** A node of the slot being sealed. */
   putNode(hash: Uint8Array, encoded: Uint8Array): void {
-    const key = bytesToUnprefixedHex(hash);
-    if (this.unwritten.has(key)) return;
-    this.unwritten.set(key, encoded);
-    this.batchKeys.push(key);
+    this.keep(bytesToUnprefixedHex(hash), encoded);
   }
 
   async put(key: string, value: string | Uint8Array): Promise<void> {
-    this.putNode(hexToBytes(`0x${key}`), typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
+    this.keep(key, typeof value === 'string' ? hexToBytes(`0x${value}`) : value);
+  }
+
+  private keep(key: string, encoded: Uint8Array): void {
+    if (this.unwritten.has(key)) return;
+    this.unwritten.set(key, encoded);
+    this.batchKeys.push(key);
   }
 
   private remember(key: string, encoded: Uint8Array): void {

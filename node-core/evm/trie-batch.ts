@@ -8,6 +8,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { KECCAK256_RLP } from '@ethereumjs/util';
+import { bytesEqual, concatBytes } from '../common/bytes.ts';
 import { keccak256 } from '../common/hash.ts';
 
 interface Branch {
@@ -79,13 +80,6 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   return i;
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 /** A node from its RLP structure; `ref` is how its parent names it (its hash, or the structure when inlined). */
 function fromRaw(raw: unknown[], ref: NodeRef): ReadNode {
   if (raw.length === 17) {
@@ -111,7 +105,7 @@ export class TrieBatch {
     root: Uint8Array,
     private readonly source: TrieNodeSource,
   ) {
-    this.root = root.length === 32 && !equal(root, EMPTY_TRIE_ROOT) ? { kind: 'unread', hash: root } : null;
+    this.root = root.length === 32 && !bytesEqual(root, EMPTY_TRIE_ROOT) ? { kind: 'unread', hash: root } : null;
   }
 
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
@@ -177,7 +171,7 @@ export class TrieBatch {
     if (!at) return null;
     const node = await this.read(at);
     // Unchanged (the key is not there): the same node, so that nothing above is re-encoded.
-    if (node.kind === 'leaf') return equal(node.path, path) ? null : at;
+    if (node.kind === 'leaf') return bytesEqual(node.path, path) ? null : at;
     if (node.kind === 'extension') {
       if (commonPrefix(node.path, path) < node.path.length) return at;
       const child = await this.remove(node.child, path.subarray(node.path.length));
@@ -204,8 +198,8 @@ export class TrieBatch {
 
   /** `node` one level further down, under `prefix`: paths join, a branch gets an extension. */
   private prefixed(prefix: Uint8Array, node: ReadNode): ReadNode {
-    if (node.kind === 'leaf') return { kind: 'leaf', path: concat(prefix, node.path), value: node.value };
-    if (node.kind === 'extension') return { kind: 'extension', path: concat(prefix, node.path), child: node.child };
+    if (node.kind === 'leaf') return { kind: 'leaf', path: concatBytes(prefix, node.path), value: node.value };
+    if (node.kind === 'extension') return { kind: 'extension', path: concatBytes(prefix, node.path), child: node.child };
     return { kind: 'extension', path: prefix, child: node };
   }
 
@@ -228,12 +222,6 @@ export class TrieBatch {
     sink(hash, encoded);
     return (node.ref = hash);
   }
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The root of a trie holding `entries` (no store: the nodes are not kept), e.g. a block's transactions trie. */
