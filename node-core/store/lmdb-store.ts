@@ -80,6 +80,8 @@ type UNDO_META = 2;
 type UNDO_INDEXED = 3;
 /** A transaction's signature, its wire up to the end of the first signature, its distinct keys, and whether it failed and has a memo. */
 type IndexedTx = [string, Uint8Array, Address[], boolean, boolean];
+/** Of a discarded slot: its transactions' signatures with their index, and its compact vote's signature. */
+type DiscardedSignatures = [Array<[string, number]>, Uint8Array | null];
 
 const META_KEY = 'chain';
 const BOOK_KEY = 'book';
@@ -107,6 +109,14 @@ export class LmdbStore implements Store {
   /** Undo records of each commit after the floor, one value per commit, by [slot, sequence] (snapshots). */
   private readonly undo: Database<UndoRecord[], [number, number] | [number]>;
   private readonly snapshots: Database<SnapshotBook, string>;
+  /**
+   * The signature entries (the signature index's and the own votes') of slots a revert discarded, by
+   * slot. The revert leaves those entries in place, as their keys are random: on a long ledger deleting
+   * them was most of a revert's page writes. They are deleted when the chain writes that slot, or a
+   * later one, again; until then a signature entry pointing at a slot with no block is stale.
+   */
+  private readonly discardedSigs: Database<DiscardedSignatures, number>;
+  private discardedSigsLeft: boolean;
   private undoFrom: number | null;
   /**
    * The accounts, extras and meta (by undoKey) with an undo record since the book was last written
@@ -141,6 +151,8 @@ export class LmdbStore implements Store {
     this.ownVotes = new OwnVotes(root);
     this.undo = root.openDB('undo', {});
     this.snapshots = root.openDB('snapshots', {});
+    this.discardedSigs = root.openDB('discarded-sigs', {});
+    this.discardedSigsLeft = this.discardedSigs.getKeysCount({ limit: 1 }) > 0;
     this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
     // lmdb-js exposes the effective option (false when an existing env was created without it).
     const overlapping = (root as unknown as { overlappingSync?: boolean }).overlappingSync === true;
@@ -200,6 +212,7 @@ export class LmdbStore implements Store {
       kept.add(key);
       return true;
     };
+    if (this.discardedSigsLeft) this.dropDiscardedSignatures(slot);
     if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
     const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
     const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
@@ -238,9 +251,10 @@ export class LmdbStore implements Store {
     this.undoKept.clear();
     try {
       this.write(() => {
-        for (const db of [this.blocks, this.txs, this.sigs, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots]) db.clearSync();
+        for (const db of [this.blocks, this.txs, this.sigs, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots, this.discardedSigs]) db.clearSync();
         for (const index of this.addressIndexes) index.clear();
         this.ownVotes.clear();
+        this.discardedSigsLeft = false;
         this.undoFrom = null;
         this.genesis.putSync(GENESIS_KEY, genesis);
         this.writeSlot(slot0, new Set());
@@ -250,6 +264,7 @@ export class LmdbStore implements Store {
     } catch (e) {
       this.ownVotes.load();
       this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
+      this.discardedSigsLeft = this.discardedSigs.getKeysCount({ limit: 1 }) > 0;
       throw e;
     }
   }
@@ -277,74 +292,89 @@ export class LmdbStore implements Store {
   async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
     if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
     this.undoKept.clear();
-    return this.write(() => {
-      // Oldest first: the first record of a key holds its value at `slot`; later ones are skipped.
-      const accounts = new Set<Address>();
-      const extras = new Map<string, ExtraRecordKey>();
-      const indexed = new Map<number, IndexedTx[]>();
-      let metaRestored = false;
-      // With no snapshot left, no undo record is needed any more: the table is emptied at once below.
-      const undoLeft = book.undoFrom !== null;
-      for (const { key, value } of Array.from(this.undo.getRange({ start: [slot + 1] }))) {
-        if (undoLeft) this.undo.removeSync(key);
-        for (const record of value) {
-          if (record[0] === 3) {
-            const txs = indexed.get(key[0]);
-            if (txs) for (const tx of record[2]) txs.push(tx);
-            else indexed.set(key[0], record[2]);
-            continue;
-          }
-          const [kind, target, prev] = record;
-          // Only a key's first record is put back: most records repeat a key (the vote account's in every slot).
-          const bytes = () => (prev === null ? null : asBinary(Buffer.from(prev)));
-          if (kind === 0) {
-            if (accounts.has(target)) continue;
-            accounts.add(target);
-            const restored = bytes();
-            if (restored) this.accounts.putSync(target, restored as unknown as AccountRecord);
-            else this.accounts.removeSync(target);
-          } else if (kind === 1) {
-            const id = JSON.stringify(target);
-            if (extras.has(id)) continue;
-            extras.set(id, target);
-            const restored = bytes();
-            if (restored) this.extras.putSync(target, restored);
-            else this.extras.removeSync(target);
-          } else if (!metaRestored) {
-            metaRestored = true;
-            const restored = bytes();
-            if (restored) this.meta.putSync(META_KEY, restored as unknown as ChainMeta);
-          }
+    const discardedSigsLeft = this.discardedSigsLeft;
+    try {
+      return this.write(() => this.revertRecords(slot, book));
+    } catch (e) {
+      this.discardedSigsLeft = discardedSigsLeft;
+      throw e;
+    }
+  }
+
+  /** revertTo's writes, in the open write transaction. */
+  private revertRecords(slot: number, book: SnapshotBook): RevertedRecords {
+    // Oldest first: the first record of a key holds its value at `slot`; later ones are skipped.
+    const accounts = new Set<Address>();
+    const extras = new Map<string, ExtraRecordKey>();
+    const indexed = new Map<number, IndexedTx[]>();
+    let metaRestored = false;
+    // With no snapshot left, no undo record is needed any more: the table is emptied at once below.
+    const undoLeft = book.undoFrom !== null;
+    for (const { key, value } of Array.from(this.undo.getRange({ start: [slot + 1] }))) {
+      if (undoLeft) this.undo.removeSync(key);
+      for (const record of value) {
+        if (record[0] === 3) {
+          const txs = indexed.get(key[0]);
+          if (txs) for (const tx of record[2]) txs.push(tx);
+          else indexed.set(key[0], record[2]);
+          continue;
+        }
+        const [kind, target, prev] = record;
+        // Only a key's first record is put back: most records repeat a key (the vote account's in every slot).
+        const bytes = () => (prev === null ? null : asBinary(Buffer.from(prev)));
+        if (kind === 0) {
+          if (accounts.has(target)) continue;
+          accounts.add(target);
+          const restored = bytes();
+          if (restored) this.accounts.putSync(target, restored as unknown as AccountRecord);
+          else this.accounts.removeSync(target);
+        } else if (kind === 1) {
+          const id = JSON.stringify(target);
+          if (extras.has(id)) continue;
+          extras.set(id, target);
+          const restored = bytes();
+          if (restored) this.extras.putSync(target, restored);
+          else this.extras.removeSync(target);
+        } else if (!metaRestored) {
+          metaRestored = true;
+          const restored = bytes();
+          if (restored) this.meta.putSync(META_KEY, restored as unknown as ChainMeta);
         }
       }
-      if (!undoLeft) this.undo.clearSync();
-      // One scan of the discarded headers (each slot's compact vote, if any), not a lookup per slot.
-      const discarded = Array.from(this.blocks.getRange({ start: slot + 1 }), ({ key, value }): [number, CompactVote | undefined] => [key, value[HEADER_VOTE]]);
-      const discardedSlots = discarded.map(([s]) => s);
-      // Newest first: a compact vote's header reads its parent's blockhash, so a parent goes after its child.
-      for (let i = discarded.length - 1; i >= 0; i--) {
-        const [s, vote] = discarded[i]!;
-        const txs = indexed.get(s);
-        if (txs) this.dropIndexedSlot(s, vote, txs);
-        else this.dropSlotRecords(s);
-      }
-      this.snapshots.putSync(BOOK_KEY, book);
-      this.undoFrom = book.undoFrom;
-      const meta = this.meta.get(META_KEY);
-      if (!meta) throw new Error('revertTo: the ledger has no chain record');
-      return {
-        meta,
-        accounts: [...accounts].map((a): [Address, Account | null] => {
-          const rec = this.accounts.get(a);
-          return [a, rec ? decodeAccount(rec) : null];
-        }),
-        extras: [...extras.values()].map((k) => {
-          const v = this.extras.get(k);
-          return { table: k[0], key: k.length === 2 ? k[1]! : k.slice(1), value: v === undefined ? null : plainRecord(v) };
-        }),
-        discardedSlots,
-      };
-    });
+    }
+    if (!undoLeft) this.undo.clearSync();
+    // One scan of the discarded headers (each slot's compact vote, if any), not a lookup per slot.
+    const discarded = Array.from(this.blocks.getRange({ start: slot + 1 }), ({ key, value }): [number, CompactVote | undefined] => [key, value[HEADER_VOTE]]);
+    const discardedSlots = discarded.map(([s]) => s);
+    // Newest first: a compact vote's header reads its parent's blockhash, so a parent goes after its child.
+    const leftSigs: Array<[number, DiscardedSignatures]> = [];
+    for (let i = discarded.length - 1; i >= 0; i--) {
+      const [s, vote] = discarded[i]!;
+      const txs = indexed.get(s);
+      if (txs) leftSigs.push([s, this.dropIndexedSlot(s, vote, txs)]);
+      else this.dropSlotRecords(s);
+    }
+    for (let i = leftSigs.length - 1; i >= 0; i--) {
+      const [s, left] = leftSigs[i]!;
+      this.discardedSigs.putSync(s, left);
+    }
+    if (leftSigs.length) this.discardedSigsLeft = true;
+    this.snapshots.putSync(BOOK_KEY, book);
+    this.undoFrom = book.undoFrom;
+    const meta = this.meta.get(META_KEY);
+    if (!meta) throw new Error('revertTo: the ledger has no chain record');
+    return {
+      meta,
+      accounts: [...accounts].map((a): [Address, Account | null] => {
+        const rec = this.accounts.get(a);
+        return [a, rec ? decodeAccount(rec) : null];
+      }),
+      extras: [...extras.values()].map((k) => {
+        const v = this.extras.get(k);
+        return { table: k[0], key: k.length === 2 ? k[1]! : k.slice(1), value: v === undefined ? null : plainRecord(v) };
+      }),
+      discardedSlots,
+    };
   }
 
   async getBlock(slot: number): Promise<StoredBlock | null> {
@@ -412,7 +442,8 @@ export class LmdbStore implements Store {
 
   async getSignatureLocation(signature: string) {
     const loc = this.sigs.get(signature);
-    if (loc) return { slot: loc[0], index: loc[1], err: loc[2] };
+    // A stale entry (see discardedSigs) points at a discarded slot; getTransaction finds no transaction there.
+    if (loc && (!this.discardedSigsLeft || this.blocks.doesExist(loc[0]))) return { slot: loc[0], index: loc[1], err: loc[2] };
     const vote = this.findOwnVote(signature);
     return vote && { slot: vote.slot, index: 0, err: null };
   }
@@ -533,19 +564,35 @@ export class LmdbStore implements Store {
   }
 
   /** dropSlotRecords from what the slot's undo record kept and its header's compact vote, without reading its transactions back. */
-  private dropIndexedSlot(slot: number, vote: CompactVote | undefined, txs: IndexedTx[]): void {
+  private dropIndexedSlot(slot: number, vote: CompactVote | undefined, txs: IndexedTx[]): DiscardedSignatures {
     // The undo record kept the vote's wire up to the end of its signature.
-    if (vote && txs[0]) this.ownVotes.removeSignature(txs[0][1].subarray(1, 65), slot);
+    const left: DiscardedSignatures = [[], vote && txs[0] ? txs[0][1].slice(1, 65) : null];
     txs.forEach(([signature, wire, keys, failed, memo], index) => {
-      // A compact vote has no entries of its own beyond the one ownVotes.remove dropped.
+      // A compact vote has no entries of its own beyond its signature's.
       if (index === 0 && vote) return;
-      this.sigs.removeSync(signature);
+      left[0].push([signature, index]);
       // What the address index reads of a transaction to find its entry: the signature in the wire, whether it failed, whether it has a memo.
       const entryOf = { wire: plainBytes(wire), meta: { err: failed ? 'failed' : null }, memo: memo ? '' : null } as unknown as StoredTransaction;
       this.addrs.remove(keys, slot, index, entryOf);
       this.txs.removeSync([slot, index]);
     });
     this.blocks.removeSync(slot);
+    return left;
+  }
+
+  /** Deletes the signature entries a revert left of the slots up to `slot` (see discardedSigs), in the open transaction. */
+  private dropDiscardedSignatures(slot: number): void {
+    for (const { key, value } of Array.from(this.discardedSigs.getRange({ end: slot + 1 }))) {
+      const [sigs, vote] = value;
+      for (const [signature, index] of sigs) {
+        // The same transaction may have landed elsewhere since: that entry is kept.
+        const loc = this.sigs.get(signature);
+        if (loc && loc[0] === key && loc[1] === index) this.sigs.removeSync(signature);
+      }
+      if (vote) this.ownVotes.removeSignature(vote, key);
+      this.discardedSigs.removeSync(key);
+    }
+    this.discardedSigsLeft = this.discardedSigs.getKeysCount({ limit: 1 }) > 0;
   }
 
   /** Deletes a slot's block, transactions and index entries in the open transaction; returns the write count. */

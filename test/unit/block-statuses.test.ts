@@ -154,9 +154,21 @@ for (const backend of backends) {
       await store.writeSnapshots({ undoFrom: 80, registry: null });
       for (let slot = 81; slot <= 120; slot++) await store.commitSlot(commitOf(slot, slot === 81 ? 79 : slot - 1));
       await assertSame(store, [[60, 120, 100]]);
+      const voteSignature = async (slot: number) => (await store.getBlock(slot))!.transactions[0]!.signature;
+      const votes = new Map<number, string>();
+      for (let slot = 81; slot <= 120; slot++) votes.set(slot, await voteSignature(slot));
       await store.revertTo(80, { undoFrom: null, registry: null });
       assert.deepEqual((await store.getBlockStatuses(75, 200, 0)).map((b) => b.header.slot), [75, 76, 77, 78, 79]);
       await assertSame(store, [[0, 200, 30], [70, 80, 75]]);
+      for (const signature of votes.values()) assert.equal(await store.getSignatureLocation(signature), null);
+      // The same slots again, so the same votes (signed alike): found at their slots; the slots not written again are not.
+      for (let slot = 81; slot <= 90; slot++) await store.commitSlot(commitOf(slot, slot === 81 ? 79 : slot - 1));
+      for (const [slot, signature] of votes) {
+        const found = await store.getSignatureLocation(signature);
+        if (slot <= 90) assert.deepEqual(found && [found.slot, found.index], [slot, 0], `the vote of slot ${slot}`);
+        else assert.equal(found, null, `the vote of slot ${slot}`);
+        assert.equal((await store.getTransaction(signature))?.slot ?? null, slot <= 90 ? slot : null);
+      }
       await store.close();
     });
   });

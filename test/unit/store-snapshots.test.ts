@@ -223,7 +223,60 @@ for (const backend of backends) {
       await store.close();
     });
 
+    it('a discarded transaction sent again lands where the chain puts it, also once its old slot is written again and after a reopen', async () => {
+      const { store, reopen } = await backend.open();
+      await base(store);
+      await store.writeSnapshots({ undoFrom: 1, registry: null });
+      const moved = transaction(3, 0, [A]);
+      await store.commitSlot(slotCommit(2, [transaction(2, 0, [B])]));
+      await store.commitSlot(slotCommit(3, [moved]));
+      await store.revertTo(1, { undoFrom: null, registry: null });
+      let s = store;
+      if (reopen) {
+        await store.close();
+        s = await reopen();
+      }
+      for (const sig of [signature(2, 0), moved.signature]) {
+        assert.equal(await s.getSignatureLocation(sig), null);
+        assert.equal(await s.getTransaction(sig), null);
+      }
+      // It lands in slot 2 this time; slot 3 is then written without it, so its old entry is dropped and the new one kept.
+      await s.commitSlot(slotCommit(2, [moved]));
+      await s.commitSlot(slotCommit(3, [transaction(3, 1, [B])]));
+      assert.deepEqual(await s.getSignatureLocation(moved.signature), { slot: 2, index: 0, err: null });
+      assert.equal((await s.getTransaction(moved.signature))!.slot, 2);
+      assert.equal(await s.getSignatureLocation(signature(2, 0)), null);
+      assert.deepEqual(await s.getSignatureLocation(signature(3, 1)), { slot: 3, index: 0, err: null });
+      await s.close();
+    });
+
     if (backend.name === 'lmdb') {
+      it("leaves a discarded slot's signature entries to the next write of that slot or a later one: until then they point at no block", async () => {
+        const { store, reopen } = await backend.open();
+        const left = (s: Store) => [...(s as unknown as { discardedSigs: { getKeys(): Iterable<number> } }).discardedSigs.getKeys()];
+        await base(store);
+        await store.writeSnapshots({ undoFrom: 1, registry: null });
+        for (let slot = 2; slot <= 5; slot++) await store.commitSlot(slotCommit(slot, [transaction(slot, 0, [A])]));
+        await store.revertTo(1, { undoFrom: null, registry: null });
+        assert.deepEqual(left(store), [2, 3, 4, 5]);
+        await store.close();
+        const s = await reopen!();
+        assert.deepEqual(left(s), [2, 3, 4, 5]);
+        for (let slot = 2; slot <= 5; slot++) assert.equal(await s.getSignatureLocation(signature(slot, 0)), null);
+        // Slot 2 written again drops slot 2's; slot 4 (3 skipped) drops 3's and 4's.
+        await s.commitSlot(slotCommit(2, []));
+        assert.deepEqual(left(s), [3, 4, 5]);
+        await s.commitSlot(slotCommit(4, [transaction(4, 0, [A])], { meta: chainMeta(4) }));
+        assert.deepEqual(left(s), [5]);
+        assert.deepEqual(await s.getSignatureLocation(signature(4, 0)), { slot: 4, index: 0, err: null });
+        const sigs = (s as unknown as { sigs: { getKeys(): Iterable<string> } }).sigs;
+        assert.deepEqual(new Set(sigs.getKeys()), new Set([signature(1, 0), signature(4, 0), signature(5, 0)]));
+        await s.commitSlot(slotCommit(6, []));
+        assert.deepEqual(left(s), []);
+        assert.deepEqual(new Set(sigs.getKeys()), new Set([signature(1, 0), signature(4, 0)]));
+        await s.close();
+      });
+
       it('keeps undo records only while a snapshot needs them: a revert or a book with no floor empties the table in its write', async () => {
         const { store } = await backend.open();
         const undoRecords = () => (store as unknown as { undo: { getKeysCount(): number } }).undo.getKeysCount();
