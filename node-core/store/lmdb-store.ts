@@ -80,8 +80,8 @@ type UNDO_META = 2;
 type UNDO_INDEXED = 3;
 /** A transaction's signature, its wire up to the end of the first signature, its distinct keys, and whether it failed and has a memo. */
 type IndexedTx = [string, Uint8Array, Address[], boolean, boolean];
-/** Of a discarded slot: its transactions' signatures with their index, and its compact vote's signature. */
-type DiscardedSignatures = [Array<[string, number]>, Uint8Array | null];
+/** Of a discarded slot: its transactions as its undo record indexed them, and whether the first is a compact vote. */
+type DiscardedSlot = [IndexedTx[], boolean];
 
 const META_KEY = 'chain';
 const BOOK_KEY = 'book';
@@ -110,13 +110,14 @@ export class LmdbStore implements Store {
   private readonly undo: Database<UndoRecord[], [number, number] | [number]>;
   private readonly snapshots: Database<SnapshotBook, string>;
   /**
-   * The signature entries (the signature index's and the own votes') of slots a revert discarded, by
+   * The index entries (signatures, own votes' signatures, addresses) of slots a revert discarded, by
    * slot. The revert leaves those entries in place, as their keys are random: on a long ledger deleting
    * them was most of a revert's page writes. They are deleted when the chain writes that slot, or a
-   * later one, again; until then a signature entry pointing at a slot with no block is stale.
+   * later one, again. Until then they lie above the newest block: a signature entry pointing at a slot
+   * with no block is stale, and address scans stop at the newest block.
    */
-  private readonly discardedSigs: Database<DiscardedSignatures, number>;
-  private discardedSigsLeft: boolean;
+  private readonly discardedIndex: Database<DiscardedSlot, number>;
+  private discardedIndexLeft: boolean;
   private undoFrom: number | null;
   /**
    * The accounts, extras and meta (by undoKey) with an undo record since the book was last written
@@ -151,8 +152,8 @@ export class LmdbStore implements Store {
     this.ownVotes = new OwnVotes(root);
     this.undo = root.openDB('undo', {});
     this.snapshots = root.openDB('snapshots', {});
-    this.discardedSigs = root.openDB('discarded-sigs', {});
-    this.discardedSigsLeft = this.discardedSigs.getKeysCount({ limit: 1 }) > 0;
+    this.discardedIndex = root.openDB('discarded-index', {});
+    this.discardedIndexLeft = this.discardedIndex.getKeysCount({ limit: 1 }) > 0;
     this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
     // lmdb-js exposes the effective option (false when an existing env was created without it).
     const overlapping = (root as unknown as { overlappingSync?: boolean }).overlappingSync === true;
@@ -212,7 +213,7 @@ export class LmdbStore implements Store {
       kept.add(key);
       return true;
     };
-    if (this.discardedSigsLeft) this.dropDiscardedSignatures(slot);
+    if (this.discardedIndexLeft) this.dropDiscardedIndex(slot);
     if (this.blocks.doesExist(slot)) this.dropSlotRecords(slot);
     const parent = block.parentSlot < slot ? this.blocks.get(block.parentSlot) : undefined;
     const parentHashKept = parent !== undefined && headerBlockhash(parent) === block.previousBlockhash;
@@ -251,10 +252,10 @@ export class LmdbStore implements Store {
     this.undoKept.clear();
     try {
       this.write(() => {
-        for (const db of [this.blocks, this.txs, this.sigs, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots, this.discardedSigs]) db.clearSync();
+        for (const db of [this.blocks, this.txs, this.sigs, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots, this.discardedIndex]) db.clearSync();
         for (const index of this.addressIndexes) index.clear();
         this.ownVotes.clear();
-        this.discardedSigsLeft = false;
+        this.discardedIndexLeft = false;
         this.undoFrom = null;
         this.genesis.putSync(GENESIS_KEY, genesis);
         this.writeSlot(slot0, new Set());
@@ -264,7 +265,7 @@ export class LmdbStore implements Store {
     } catch (e) {
       this.ownVotes.load();
       this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
-      this.discardedSigsLeft = this.discardedSigs.getKeysCount({ limit: 1 }) > 0;
+      this.discardedIndexLeft = this.discardedIndex.getKeysCount({ limit: 1 }) > 0;
       throw e;
     }
   }
@@ -292,11 +293,11 @@ export class LmdbStore implements Store {
   async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
     if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
     this.undoKept.clear();
-    const discardedSigsLeft = this.discardedSigsLeft;
+    const discardedIndexLeft = this.discardedIndexLeft;
     try {
       return this.write(() => this.revertRecords(slot, book));
     } catch (e) {
-      this.discardedSigsLeft = discardedSigsLeft;
+      this.discardedIndexLeft = discardedIndexLeft;
       throw e;
     }
   }
@@ -347,18 +348,12 @@ export class LmdbStore implements Store {
     const discarded = Array.from(this.blocks.getRange({ start: slot + 1 }), ({ key, value }): [number, CompactVote | undefined] => [key, value[HEADER_VOTE]]);
     const discardedSlots = discarded.map(([s]) => s);
     // Newest first: a compact vote's header reads its parent's blockhash, so a parent goes after its child.
-    const leftSigs: Array<[number, DiscardedSignatures]> = [];
     for (let i = discarded.length - 1; i >= 0; i--) {
       const [s, vote] = discarded[i]!;
       const txs = indexed.get(s);
-      if (txs) leftSigs.push([s, this.dropIndexedSlot(s, vote, txs)]);
+      if (txs) this.dropIndexedSlot(s, vote, txs);
       else this.dropSlotRecords(s);
     }
-    for (let i = leftSigs.length - 1; i >= 0; i--) {
-      const [s, left] = leftSigs[i]!;
-      this.discardedSigs.putSync(s, left);
-    }
-    if (leftSigs.length) this.discardedSigsLeft = true;
     this.snapshots.putSync(BOOK_KEY, book);
     this.undoFrom = book.undoFrom;
     const meta = this.meta.get(META_KEY);
@@ -442,8 +437,8 @@ export class LmdbStore implements Store {
 
   async getSignatureLocation(signature: string) {
     const loc = this.sigs.get(signature);
-    // A stale entry (see discardedSigs) points at a discarded slot; getTransaction finds no transaction there.
-    if (loc && (!this.discardedSigsLeft || this.blocks.doesExist(loc[0]))) return { slot: loc[0], index: loc[1], err: loc[2] };
+    // A stale entry (see discardedIndex) points at a discarded slot; getTransaction finds no transaction there.
+    if (loc && (!this.discardedIndexLeft || this.blocks.doesExist(loc[0]))) return { slot: loc[0], index: loc[1], err: loc[2] };
     const vote = this.findOwnVote(signature);
     return vote && { slot: vote.slot, index: 0, err: null };
   }
@@ -451,6 +446,11 @@ export class LmdbStore implements Store {
   async getSignaturesForAddress(address: Address, query: SignatureQuery): Promise<AddressSignature[]> {
     const scan = signatureScan(query);
     if (!scan) return [];
+    // Entries a revert left (see discardedIndex) lie above the newest block.
+    if (this.discardedIndexLeft) {
+      const above: Position = [(this.newestSlot() ?? -1) + 1];
+      if (comparePositions(scan.upper, above) > 0) scan.upper = above;
+    }
     const blockTimes = new Map<number, number | null>();
     let entries = this.addrs.scan(address, scan);
     if (this.ownVotes.namesAny(address)) entries = mergeNewestFirst(entries, this.ownVoteEntries(address, scan), scan.limit);
@@ -564,35 +564,37 @@ export class LmdbStore implements Store {
   }
 
   /** dropSlotRecords from what the slot's undo record kept and its header's compact vote, without reading its transactions back. */
-  private dropIndexedSlot(slot: number, vote: CompactVote | undefined, txs: IndexedTx[]): DiscardedSignatures {
-    // The undo record kept the vote's wire up to the end of its signature.
-    const left: DiscardedSignatures = [[], vote && txs[0] ? txs[0][1].slice(1, 65) : null];
-    txs.forEach(([signature, wire, keys, failed, memo], index) => {
-      // A compact vote has no entries of its own beyond its signature's.
-      if (index === 0 && vote) return;
-      left[0].push([signature, index]);
-      // What the address index reads of a transaction to find its entry: the signature in the wire, whether it failed, whether it has a memo.
-      const entryOf = { wire: plainBytes(wire), meta: { err: failed ? 'failed' : null }, memo: memo ? '' : null } as unknown as StoredTransaction;
-      this.addrs.remove(keys, slot, index, entryOf);
-      this.txs.removeSync([slot, index]);
-    });
+  /** Deletes a discarded slot's block and transactions; its index entries are left to dropDiscardedIndex (see discardedIndex). */
+  private dropIndexedSlot(slot: number, vote: CompactVote | undefined, txs: IndexedTx[]): void {
+    for (let index = vote ? 1 : 0; index < txs.length; index++) this.txs.removeSync([slot, index]);
     this.blocks.removeSync(slot);
-    return left;
+    this.discardedIndex.putSync(slot, [txs, vote !== undefined]);
+    this.discardedIndexLeft = true;
   }
 
-  /** Deletes the signature entries a revert left of the slots up to `slot` (see discardedSigs), in the open transaction. */
-  private dropDiscardedSignatures(slot: number): void {
-    for (const { key, value } of Array.from(this.discardedSigs.getRange({ end: slot + 1 }))) {
-      const [sigs, vote] = value;
-      for (const [signature, index] of sigs) {
+  /** Deletes the index entries a revert left of the slots up to `slot` (see discardedIndex), in the open transaction. */
+  private dropDiscardedIndex(slot: number): void {
+    for (const { key, value } of Array.from(this.discardedIndex.getRange({ end: slot + 1 }))) {
+      const [txs, compactVote] = value;
+      // The undo record kept the vote's wire up to the end of its signature.
+      if (compactVote && txs[0]) this.ownVotes.removeSignature(txs[0][1].subarray(1, 65), key);
+      txs.forEach(([signature, wire, keys, failed, memo], index) => {
+        if (index === 0 && compactVote) return;
         // The same transaction may have landed elsewhere since: that entry is kept.
         const loc = this.sigs.get(signature);
         if (loc && loc[0] === key && loc[1] === index) this.sigs.removeSync(signature);
-      }
-      if (vote) this.ownVotes.removeSignature(vote, key);
-      this.discardedSigs.removeSync(key);
+        // What the address index reads of a transaction to find its entry: the signature in the wire, whether it failed, whether it has a memo.
+        const entryOf = { wire: plainBytes(wire), meta: { err: failed ? 'failed' : null }, memo: memo ? '' : null } as unknown as StoredTransaction;
+        this.addrs.remove(keys, key, index, entryOf);
+      });
+      this.discardedIndex.removeSync(key);
     }
-    this.discardedSigsLeft = this.discardedSigs.getKeysCount({ limit: 1 }) > 0;
+    this.discardedIndexLeft = this.discardedIndex.getKeysCount({ limit: 1 }) > 0;
+  }
+
+  private newestSlot(): number | null {
+    for (const slot of this.blocks.getKeys({ reverse: true, limit: 1 })) return slot;
+    return null;
   }
 
   /** Deletes a slot's block, transactions and index entries in the open transaction; returns the write count. */
