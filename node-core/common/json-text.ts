@@ -19,6 +19,8 @@ export function joinPieces(pieces: readonly JsonPiece[]): string {
 const CHUNK_BYTES = 1 << 20;
 /** Shorter strings are copied byte by byte in JS: cheaper than a call into Buffer's native write. */
 const SHORT = 24;
+/** Shorter byte arrays are copied byte by byte in JS: below this, a loop beats TypedArray's set. */
+const SHORT_BYTES = 10;
 
 /** ASCII JSON text written into byte chunks: no string per value, no join, little garbage. */
 export class JsonBytesWriter {
@@ -33,16 +35,37 @@ export class JsonBytesWriter {
     return this.chunked + this.pos;
   }
 
-  /** An ASCII string: JSON punctuation, member names, hex. */
-  ascii(s: string): void {
-    const n = s.length;
+  /** An ASCII string (JSON punctuation, member names, hex), from character `from` on. */
+  ascii(s: string, from = 0): void {
+    const n = s.length - from;
     if (this.pos + n > this.buf.length) this.next(n);
     if (n < SHORT) {
       const buf = this.buf;
       let pos = this.pos;
-      for (let i = 0; i < n; i++) buf[pos++] = s.charCodeAt(i);
+      for (let i = from; i < s.length; i++) buf[pos++] = s.charCodeAt(i);
       this.pos = pos;
-    } else this.pos += this.buf.write(s, this.pos, 'latin1');
+    } else this.pos += this.buf.write(from === 0 ? s : s.slice(from), this.pos, 'latin1');
+  }
+
+  /** Bytes made ahead (a piece of text written many times), from `from` on. */
+  bytes(b: Uint8Array, from = 0): void {
+    const n = b.length - from;
+    if (this.pos + n > this.buf.length) this.next(n);
+    if (n < SHORT_BYTES) {
+      const buf = this.buf;
+      let pos = this.pos;
+      for (let i = from; i < b.length; i++) buf[pos++] = b[i]!;
+      this.pos = pos;
+    } else {
+      this.buf.set(from === 0 ? b : b.subarray(from), this.pos);
+      this.pos += n;
+    }
+  }
+
+  /** One ASCII character, by its code. */
+  byte(c: number): void {
+    if (this.pos + 1 > this.buf.length) this.next(1);
+    this.buf[this.pos++] = c;
   }
 
   /** A non-negative safe integer, in decimal. */

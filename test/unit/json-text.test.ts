@@ -30,6 +30,23 @@ describe('JsonBytesWriter', () => {
     assert.equal(text(w), want);
   });
 
+  test('bytes made ahead, single characters and a string from an offset, within a chunk and across chunk edges', () => {
+    const w = new JsonBytesWriter();
+    const short = Uint8Array.from(Buffer.from(',"a":'));
+    const long = Uint8Array.from(Buffer.from(',{"pc":12345,"op":"PUSH1","gas":'));
+    let want = '';
+    for (let i = 0; i < 60_000; i++) {
+      w.bytes(long, i % 3);
+      w.bytes(short);
+      w.byte(0x7d);
+      w.ascii(',"0x1234"', 1);
+      w.ascii(`,"0x${'ab'.repeat(32)}"`, i % 2);
+      want += Buffer.from(long.subarray(i % 3)).toString('latin1') + ',"a":}' + '"0x1234"' + `,"0x${'ab'.repeat(32)}"`.slice(i % 2);
+    }
+    assert.ok(want.length > 5 << 20);
+    assert.ok(text(w) === want, 'the text written is the text wanted');
+  });
+
   test('repeat copies bytes of the current chunk, and refuses without room', () => {
     const w = new JsonBytesWriter();
     w.ascii('["a","b"]');
