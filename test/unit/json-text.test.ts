@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JsonBytesWriter, JsonText, joinPieces } from '../../node-core/common/json-text.ts';
+import { ChunkPool, JsonBytesWriter, JsonText, joinPieces } from '../../node-core/common/json-text.ts';
 import { StackText } from '../../node-core/evm/trace/stack-text.ts';
 import { Dispatcher } from '../../node-core/rpc/dispatcher.ts';
 
@@ -56,6 +56,39 @@ describe('JsonBytesWriter', () => {
     const full = new JsonBytesWriter();
     full.ascii('x'.repeat((1 << 20) - 2));
     assert.throws(() => full.repeat(0, 3), RangeError);
+  });
+});
+
+describe('ChunkPool', () => {
+  const filled = (pool: ChunkPool, mb: number) => {
+    const w = new JsonBytesWriter(pool);
+    for (let i = 0; i < mb * 1024; i++) w.ascii('x'.repeat(1024));
+    w.ascii('tail');
+    return w.finish();
+  };
+
+  test("a writer's chunks given back are what the next writer writes into; other pieces are not taken", () => {
+    const pool = new ChunkPool(8, 60_000);
+    const pieces = filled(pool, 2);
+    assert.equal(pieces.length, 3);
+    const foreign = Buffer.alloc(16);
+    pool.give(['{"a":', ...pieces, foreign]);
+    assert.equal(pool.size, 3);
+    // Given twice, a chunk is still pooled once.
+    pool.give(pieces);
+    assert.equal(pool.size, 3);
+    const again = filled(pool, 1);
+    assert.equal(pool.size, 1);
+    assert.ok(again.every((p) => pieces.some((q) => q.buffer === p.buffer)));
+    assert.equal(Buffer.concat(again).toString('latin1'), 'x'.repeat(1 << 20) + 'tail');
+    pool.drop();
+  });
+
+  test('it keeps at most its bound, and lets its chunks go when idle', async () => {
+    const pool = new ChunkPool(2, 20);
+    pool.give(filled(pool, 4));
+    assert.equal(pool.size, 2);
+    while (pool.size > 0) await new Promise((r) => setTimeout(r, 5));
   });
 });
 
