@@ -8,12 +8,14 @@ import type { JsonBytesWriter } from '../../common/json-text.ts';
 
 /** Words below this have their text made once (counters, offsets, jump targets). */
 const CACHED_BELOW = 1 << 16;
+/** The same as a bigint: a bigint compared with a number takes V8's slow path. */
+const CACHED_BELOW_N = BigInt(CACHED_BELOW);
 const smallHex: string[] = [];
 const smallItems: string[] = [];
 
 /** geth's stack word: 0x and the shortest hex. */
 export function wordHex(v: bigint): string {
-  if (v < CACHED_BELOW) {
+  if (v < CACHED_BELOW_N) {
     const i = Number(v);
     return (smallHex[i] ??= `0x${v.toString(16)}`);
   }
@@ -22,7 +24,7 @@ export function wordHex(v: bigint): string {
 
 /** A word as a list item, with the comma before it: `,"0x40"` (one write per word). */
 function wordItem(v: bigint): string {
-  if (v < CACHED_BELOW) {
+  if (v < CACHED_BELOW_N) {
     const i = Number(v);
     return (smallItems[i] ??= `,"0x${v.toString(16)}"`);
   }
