@@ -14,7 +14,7 @@ const text = (w: JsonBytesWriter) => Buffer.concat(w.finish()).toString('latin1'
 describe('JsonBytesWriter', () => {
   test('integers as JSON.stringify writes them, strings as they are, over several chunks', () => {
     const w = new JsonBytesWriter();
-    const values = [0, 7, 10, 99, 1178784, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER, 1e21, -3, 0.5, NaN];
+    const values = [0, 7, 10, 99, 100, 999, 1000, 9999, 10_000, 99_999, 1178784, 9_999_999, 1e7, 99_999_999, 1e8, 999_999_999, 1e9, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, 1e15 - 1, 1e15, Number.MAX_SAFE_INTEGER, 1e21, -3, 0.5, NaN];
     let want = '';
     // Some 3 MB: the text crosses chunks of 1 MB, some values at their edges.
     for (let i = 0; i < 40_000; i++) {
@@ -26,6 +26,20 @@ describe('JsonBytesWriter', () => {
       const long = `"0x${i.toString(16).padStart(64, 'f')}"`;
       w.ascii(long);
       want += long;
+    }
+    assert.equal(text(w), want);
+  });
+
+  test('integers of every length, at and around each power of ten', () => {
+    const w = new JsonBytesWriter();
+    let want = '';
+    for (let k = 0; k <= 15; k++) {
+      for (const v of [10 ** k - 1, 10 ** k, 10 ** k + 1, Math.floor(10 ** k * 3.7)]) {
+        if (v < 0 || v > Number.MAX_SAFE_INTEGER) continue;
+        w.uint(v);
+        w.byte(0x2c);
+        want += `${v},`;
+      }
     }
     assert.equal(text(w), want);
   });
