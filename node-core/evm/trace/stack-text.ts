@@ -68,6 +68,11 @@ export class StackText {
   /** `,"stack":[…]` of the stack as last updated. */
   writeMember(out: JsonBytesWriter): void {
     out.bytes(STACK_OPEN);
+    this.writeWords(out);
+  }
+
+  /** The words and the closing bracket, for a writer that wrote `,"stack":[` itself (within a longer piece). */
+  writeWords(out: JsonBytesWriter): void {
     const length = this.length;
     if (length === 0) {
       out.byte(CLOSE);

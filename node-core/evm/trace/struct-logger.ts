@@ -48,14 +48,17 @@ class EntryHeads {
 
 /** Depths are below this (the EVM's call depth limit is 1024). */
 const DEPTHS = 2048;
-/** `,"gasCost":C,"depth":D,"refund":` per cost and depth (a call's cost, with the gas handed on, can be large). */
+/**
+ * `,"gasCost":C,"depth":D,"refund":` per cost and depth (a call's cost, with the gas handed on, can be
+ * large); with `withNoRefundStack`, followed by `0,"stack":[` (most entries have no refund and a stack).
+ */
 const costDepthTexts = new Map<number, Uint8Array>();
-function costDepthText(cost: number, depth: number): Uint8Array {
+function costDepthText(cost: number, depth: number, withNoRefundStack: boolean): Uint8Array {
   const cacheable = cost < 2 ** 40 && depth < DEPTHS;
-  const key = cost * DEPTHS + depth;
+  const key = (cost * DEPTHS + depth) * 2 + (withNoRefundStack ? 1 : 0);
   const t = cacheable ? costDepthTexts.get(key) : undefined;
   if (t) return t;
-  const made = latin1(`,"gasCost":${cost},"depth":${depth},"refund":`);
+  const made = latin1(`,"gasCost":${cost},"depth":${depth},"refund":${withNoRefundStack ? '0,"stack":[' : ''}`);
   // Unusual costs (a call's, with the gas handed on) are many and seen once: the cache keeps the common ones.
   if (cacheable && costDepthTexts.size < 4096) costDepthTexts.set(key, made);
   return made;
@@ -181,9 +184,14 @@ export class StructLogger {
     // The head starts with the comma that separates entries; the first entry goes without it.
     out.bytes(this.heldHead, this.written++ > 0 ? 0 : 1);
     out.uint(this.heldGas);
-    out.bytes(costDepthText(this.heldCost, this.heldDepth));
-    out.uint(this.heldRefund);
-    if (!this.config.disableStack) this.stack.writeMember(out);
+    if (this.heldRefund === 0 && !this.config.disableStack) {
+      out.bytes(costDepthText(this.heldCost, this.heldDepth, true));
+      this.stack.writeWords(out);
+    } else {
+      out.bytes(costDepthText(this.heldCost, this.heldDepth, false));
+      out.uint(this.heldRefund);
+      if (!this.config.disableStack) this.stack.writeMember(out);
+    }
     if (this.heldRest) out.ascii(this.heldRest);
     out.byte(0x7d); // }
     this.held = false;
