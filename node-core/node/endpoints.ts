@@ -3,6 +3,7 @@
  * HTTP (with the health check and the explorer), native PubSub on its own WebSocket port, and the
  * EVM's Ethereum JSON-RPC over HTTP and WebSocket on one port.
  */
+import { releaseChunks } from '../common/json-text.ts';
 import type { Chain } from '../ledger/chain.ts';
 import { DEFAULT_PUBSUB_LIMITS, servePubsub, type PubsubLimits, type PubsubService } from '../pubsub/native-service.ts';
 import { serveEvmPubsub } from '../pubsub/evm-service.ts';
@@ -75,7 +76,7 @@ const EVM_WEBSOCKET_MAX_PAYLOAD = 1 << 20;
 /** Ethereum JSON-RPC over HTTP, and over WebSocket with eth_subscribe, on `--evm-rpc-port`. */
 export async function startEvmEndpoint(ctx: EvmRpcContext, o: Listening): Promise<Endpoint> {
   const dispatcher = new Dispatcher(ethMethods, ctx, { unknownMethod: ethMethodNotFound });
-  const server = createHttpServer({ answer: (body, request) => dispatcher.handleBodyInPieces(body, request), health: () => 'ok', allowedHosts: o.allowedHosts ?? [] });
+  const server = createHttpServer({ answer: (body, request) => dispatcher.handleBodyInPieces(body, request), health: () => 'ok', allowedHosts: o.allowedHosts ?? [], sent: releaseChunks });
   const port = await listen(server, o.port, o.host, '--evm-rpc-port');
   const wss = acceptWebSockets(server, { maxPayload: EVM_WEBSOCKET_MAX_PAYLOAD, allowedHosts: o.allowedHosts ?? [] });
   const service = serveEvmPubsub(wss, ctx);

@@ -24,6 +24,8 @@ export interface HttpHandlers {
   serveStatic?(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   /** Host names allowed beside localhost and IP addresses (host-check.ts). */
   allowedHosts?: readonly string[];
+  /** An answer's pieces were all written to the socket: nothing here reads them any more (their memory may be reused). */
+  sent?(pieces: readonly (string | Uint8Array)[]): void;
 }
 
 /** A response needs only the origin header; the methods and max-age are for preflight answers. */
@@ -36,11 +38,13 @@ function send(res: http.ServerResponse, status: number, body: string, contentTyp
   res.end(body);
 }
 
-function sendPieces(res: http.ServerResponse, pieces: readonly (string | Uint8Array)[]): void {
+function sendPieces(res: http.ServerResponse, pieces: readonly (string | Uint8Array)[], sent?: (pieces: readonly (string | Uint8Array)[]) => void): void {
   let length = 0;
   for (const p of pieces) length += Buffer.byteLength(p);
   res.writeHead(200, [ALLOW_ORIGIN, '*', 'content-type', 'application/json', 'content-length', String(length)]);
   for (const p of pieces) res.write(p);
+  // 'finish': the last byte went to the socket. A response cut short never finishes, and its pieces are left to the GC.
+  if (sent) res.once('finish', () => sent(pieces));
   res.end();
 }
 
@@ -87,7 +91,7 @@ export function createHttpServer(h: HttpHandlers): http.Server {
             res.writeHead(204, { [ALLOW_ORIGIN]: '*' });
             res.end();
           } else if (typeof answer === 'string') send(res, 200, answer);
-          else sendPieces(res, answer);
+          else sendPieces(res, answer, h.sent);
         },
         (e) => {
           console.error('isthmus: request failed:', e);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JsonBytesWriter, JsonText, joinPieces } from '../../node-core/common/json-text.ts';
+import { ChunkPool, JsonBytesWriter, JsonText, joinPieces } from '../../node-core/common/json-text.ts';
 import { StackText } from '../../node-core/evm/trace/stack-text.ts';
 import { Dispatcher } from '../../node-core/rpc/dispatcher.ts';
 
@@ -14,7 +14,7 @@ const text = (w: JsonBytesWriter) => Buffer.concat(w.finish()).toString('latin1'
 describe('JsonBytesWriter', () => {
   test('integers as JSON.stringify writes them, strings as they are, over several chunks', () => {
     const w = new JsonBytesWriter();
-    const values = [0, 7, 10, 99, 1178784, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER, 1e21, -3, 0.5, NaN];
+    const values = [0, 7, 10, 99, 100, 999, 1000, 9999, 10_000, 99_999, 1178784, 9_999_999, 1e7, 99_999_999, 1e8, 999_999_999, 1e9, 2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, 1e15 - 1, 1e15, Number.MAX_SAFE_INTEGER, 1e21, -3, 0.5, NaN];
     let want = '';
     // Some 3 MB: the text crosses chunks of 1 MB, some values at their edges.
     for (let i = 0; i < 40_000; i++) {
@@ -30,6 +30,37 @@ describe('JsonBytesWriter', () => {
     assert.equal(text(w), want);
   });
 
+  test('integers of every length, at and around each power of ten', () => {
+    const w = new JsonBytesWriter();
+    let want = '';
+    for (let k = 0; k <= 15; k++) {
+      for (const v of [10 ** k - 1, 10 ** k, 10 ** k + 1, Math.floor(10 ** k * 3.7)]) {
+        if (v < 0 || v > Number.MAX_SAFE_INTEGER) continue;
+        w.uint(v);
+        w.byte(0x2c);
+        want += `${v},`;
+      }
+    }
+    assert.equal(text(w), want);
+  });
+
+  test('bytes made ahead, single characters and a string from an offset, within a chunk and across chunk edges', () => {
+    const w = new JsonBytesWriter();
+    const short = Uint8Array.from(Buffer.from(',"a":'));
+    const long = Uint8Array.from(Buffer.from(',{"pc":12345,"op":"PUSH1","gas":'));
+    let want = '';
+    for (let i = 0; i < 60_000; i++) {
+      w.bytes(long, i % 3);
+      w.bytes(short);
+      w.byte(0x7d);
+      w.ascii(',"0x1234"', 1);
+      w.ascii(`,"0x${'ab'.repeat(32)}"`, i % 2);
+      want += Buffer.from(long.subarray(i % 3)).toString('latin1') + ',"a":}' + '"0x1234"' + `,"0x${'ab'.repeat(32)}"`.slice(i % 2);
+    }
+    assert.ok(want.length > 5 << 20);
+    assert.ok(text(w) === want, 'the text written is the text wanted');
+  });
+
   test('repeat copies bytes of the current chunk, and refuses without room', () => {
     const w = new JsonBytesWriter();
     w.ascii('["a","b"]');
@@ -39,6 +70,39 @@ describe('JsonBytesWriter', () => {
     const full = new JsonBytesWriter();
     full.ascii('x'.repeat((1 << 20) - 2));
     assert.throws(() => full.repeat(0, 3), RangeError);
+  });
+});
+
+describe('ChunkPool', () => {
+  const filled = (pool: ChunkPool, mb: number) => {
+    const w = new JsonBytesWriter(pool);
+    for (let i = 0; i < mb * 1024; i++) w.ascii('x'.repeat(1024));
+    w.ascii('tail');
+    return w.finish();
+  };
+
+  test("a writer's chunks given back are what the next writer writes into; other pieces are not taken", () => {
+    const pool = new ChunkPool(8, 60_000);
+    const pieces = filled(pool, 2);
+    assert.equal(pieces.length, 3);
+    const foreign = Buffer.alloc(16);
+    pool.give(['{"a":', ...pieces, foreign]);
+    assert.equal(pool.size, 3);
+    // Given twice, a chunk is still pooled once.
+    pool.give(pieces);
+    assert.equal(pool.size, 3);
+    const again = filled(pool, 1);
+    assert.equal(pool.size, 1);
+    assert.ok(again.every((p) => pieces.some((q) => q.buffer === p.buffer)));
+    assert.equal(Buffer.concat(again).toString('latin1'), 'x'.repeat(1 << 20) + 'tail');
+    pool.drop();
+  });
+
+  test('it keeps at most its bound, and lets its chunks go when idle', async () => {
+    const pool = new ChunkPool(2, 20);
+    pool.give(filled(pool, 4));
+    assert.equal(pool.size, 2);
+    while (pool.size > 0) await new Promise((r) => setTimeout(r, 5));
   });
 });
 

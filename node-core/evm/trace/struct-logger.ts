@@ -29,13 +29,40 @@ const HANDS_ON_GAS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 
 const CALL_STIPEND = 2300;
 const EMPTY = new Uint8Array(0);
 
-/** `,"op":"NAME","gas":` per opcode name. */
-const opTexts = new Map<string, string>();
-const opText = (op: string): string => opTexts.get(op) ?? (opTexts.set(op, `,"op":${JSON.stringify(op)},"gas":`), opTexts.get(op)!);
+const latin1 = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 
-/** `,"depth":D,"refund":` per depth. */
-const depthTexts: string[] = [];
-const depthText = (depth: number): string => (depthTexts[depth] ??= `,"depth":${depth},"refund":`);
+/**
+ * An entry's text up to its gas, `,{"pc":P,"op":"NAME","gas":`, per pc and opcode (a loop runs the
+ * same few pcs over and over). Made per trace: an opcode's name is fixed within one run.
+ */
+class EntryHeads {
+  private readonly heads = new Map<number, Uint8Array>();
+
+  get(pc: number, code: number, name: string): Uint8Array {
+    const key = pc * 256 + code;
+    let head = this.heads.get(key);
+    if (!head) this.heads.set(key, (head = latin1(`,{"pc":${pc},"op":${JSON.stringify(name)},"gas":`)));
+    return head;
+  }
+}
+
+/** Depths are below this (the EVM's call depth limit is 1024). */
+const DEPTHS = 2048;
+/**
+ * `,"gasCost":C,"depth":D,"refund":` per cost and depth (a call's cost, with the gas handed on, can be
+ * large); with `withNoRefundStack`, followed by `0,"stack":[` (most entries have no refund and a stack).
+ */
+const costDepthTexts = new Map<number, Uint8Array>();
+function costDepthText(cost: number, depth: number, withNoRefundStack: boolean): Uint8Array {
+  const cacheable = cost < 2 ** 40 && depth < DEPTHS;
+  const key = (cost * DEPTHS + depth) * 2 + (withNoRefundStack ? 1 : 0);
+  const t = cacheable ? costDepthTexts.get(key) : undefined;
+  if (t) return t;
+  const made = latin1(`,"gasCost":${cost},"depth":${depth},"refund":${withNoRefundStack ? '0,"stack":[' : ''}`);
+  // Unusual costs (a call's, with the gas handed on) are many and seen once: the cache keeps the common ones.
+  if (cacheable && costDepthTexts.size < 4096) costDepthTexts.set(key, made);
+  return made;
+}
 
 /** The storage member: the slots seen so far, in the order they were first seen (as an object keeps its keys). */
 function storageMember(slots: Map<string, string>): string {
@@ -73,6 +100,7 @@ export class StructLogger {
   private count = 0;
   private written = 0;
   private readonly stack = new StackText();
+  private readonly heads = new EntryHeads();
   /** Storage seen so far per contract (geth shows the whole map at each SLOAD/SSTORE). */
   private readonly storage = new Map<string, Map<string, string>>();
   /** The return data of the last finished call, as its member (kept only with enableReturnData). */
@@ -80,8 +108,9 @@ export class StructLogger {
 
   // The newest entry, written out at the next step or at the end (the stack's text is still this step's then).
   private held = false;
-  private heldPc = 0;
   private heldOp = '';
+  /** Its text up to the gas (EntryHeads). */
+  private heldHead: Uint8Array = EMPTY;
   private heldGas = 0;
   private heldCost = 0;
   private heldDepth = 0;
@@ -119,8 +148,8 @@ export class StructLogger {
     this.count++;
     const op = e.opcode.name;
     this.held = true;
-    this.heldPc = e.pc;
     this.heldOp = op;
+    this.heldHead = this.heads.get(e.pc, e.opcode.code, op);
     this.heldGas = Number(e.gasLeft);
     this.heldCost = Number(e.opcode.dynamicFee ?? BigInt(e.opcode.fee));
     this.heldDepth = e.depth + 1;
@@ -152,17 +181,19 @@ export class StructLogger {
 
   private writeHeld(): void {
     const out = this.out;
-    out.ascii(this.written++ > 0 ? ',{"pc":' : '{"pc":');
-    out.uint(this.heldPc);
-    out.ascii(opText(this.heldOp));
+    // The head starts with the comma that separates entries; the first entry goes without it.
+    out.bytes(this.heldHead, this.written++ > 0 ? 0 : 1);
     out.uint(this.heldGas);
-    out.ascii(',"gasCost":');
-    out.uint(this.heldCost);
-    out.ascii(depthText(this.heldDepth));
-    out.uint(this.heldRefund);
-    if (!this.config.disableStack) this.stack.writeMember(out);
+    if (this.heldRefund === 0 && !this.config.disableStack) {
+      out.bytes(costDepthText(this.heldCost, this.heldDepth, true));
+      this.stack.writeWords(out);
+    } else {
+      out.bytes(costDepthText(this.heldCost, this.heldDepth, false));
+      out.uint(this.heldRefund);
+      if (!this.config.disableStack) this.stack.writeMember(out);
+    }
     if (this.heldRest) out.ascii(this.heldRest);
-    out.ascii('}');
+    out.byte(0x7d); // }
     this.held = false;
   }
 
