@@ -15,13 +15,17 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   logLevel: 'warn',
   build: {
-    ssr: 'electron/main.ts',
+    ssr: true,
     outDir: 'dist/electron',
     emptyOutDir: true,
     target: 'node22',
     minify: false,
     sourcemap: true,
-    rollupOptions: { output: { format: 'es', entryFileNames: 'main.mjs' } },
+    rollupOptions: {
+      // The submission worker is an entry of its own: rpc/submission-decoder.ts starts it from beside its chunk.
+      input: { main: 'electron/main.ts', 'submission-worker': 'node-core/rpc/submission-worker.ts' },
+      output: { format: 'es', entryFileNames: '[name].mjs' },
+    },
   },
   ssr: { target: 'node', external: true },
 });
