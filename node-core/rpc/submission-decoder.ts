@@ -3,9 +3,10 @@
  * its signatures) on a worker thread, so the event loop keeps serving and executing while another
  * core does them. The transaction comes back parsed: the event loop does not decode it again.
  *
- * The worker starts with the first transaction and never holds the process open; where it cannot
- * start or dies (a build without its file, a packaged app that cannot load it), every request,
- * those in flight included, is decoded on the event loop instead, with the same answers.
+ * The worker starts with the first transaction and holds the process open only while it has requests
+ * to answer. Where it cannot start or dies (a build without its file, a packaged app that cannot load
+ * it), every request, those in flight included, is decoded on the event loop instead, with the same
+ * answers.
  */
 import { Worker } from 'node:worker_threads';
 import { verifyTransactionSignaturesAsync } from '../runtime/signatures.ts';
@@ -94,7 +95,10 @@ export class SubmissionDecoder {
     const batch = this.batch;
     this.batch = [];
     // The worker failed or was closed meanwhile: these requests were decoded here already.
-    if (this.worker && batch.length) this.worker.postMessage(batch);
+    if (this.worker && batch.length) {
+      this.worker.ref();
+      this.worker.postMessage(batch);
+    }
   }
 
   /** Stops the worker; requests still in it are decoded on the event loop. */
@@ -117,11 +121,12 @@ export class SubmissionDecoder {
       this.inThread = true;
       return null;
     }
-    // Never what keeps the process running: the HTTP server does that while requests come.
+    // It keeps the process running only while it has requests to answer.
     worker.unref();
     worker.on('message', (answers: SubmissionAnswer[]) => {
       this.workerAnswers += answers.length;
       for (const answer of answers) this.answered(answer);
+      if (this.pending.size === 0) worker.unref();
     });
     const fail = () => {
       if (this.worker !== worker) return;

@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import bs58 from 'bs58';
 import { keypairFromSeed } from '../../node-core/keys/keypair.ts';
 import { INVALID_PARAMS, RpcError } from '../../node-core/rpc/errors.ts';
@@ -56,5 +58,16 @@ describe('SubmissionDecoder', () => {
     } finally {
       await decoder.close();
     }
+  });
+
+  it('keeps a process open while it has requests to answer, and not after', async () => {
+    // Nothing else of the node runs in this process: it gets its answer, then ends (an idle worker that
+    // held it open would run it into the timeout).
+    const script = `
+      const { SubmissionDecoder } = await import(${JSON.stringify(new URL('../../node-core/rpc/submission-decoder.ts', import.meta.url).href)});
+      const decoder = new SubmissionDecoder();
+      decoder.decode('@@@@', 'base64').catch((e) => console.log(e.message, decoder.runsOnWorker));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
+    assert.equal(stdout.trim(), 'invalid base64 encoding: the transaction is not padded base-64 text true');
   });
 });
