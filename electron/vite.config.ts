@@ -22,9 +22,10 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      // The submission worker is an entry of its own: rpc/submission-decoder.ts starts it from beside its chunk.
+      // The submission worker is an entry of its own: rpc/submission-decoder.ts starts it from beside its
+      // chunk, so every chunk sits in the one folder.
       input: { main: 'electron/main.ts', 'submission-worker': 'node-core/rpc/submission-worker.ts' },
-      output: { format: 'es', entryFileNames: '[name].mjs' },
+      output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     },
   },
   ssr: { target: 'node', external: true },
