@@ -1,6 +1,7 @@
 /**
  * Builds Electron's main process into dist/electron/main.mjs (`npm run build:desktop`): electron/main.ts
- * and the node core it imports, compiled from TypeScript into one ES module. Every npm package stays an
+ * and the node core it imports, compiled from TypeScript into ES modules (main.mjs, the submission
+ * worker's entry and the chunk they share). Every npm package stays an
  * import resolved from node_modules at run time, electron included, so native addons (lmdb, keccak,
  * secp256k1) and wasm load exactly as they do for the CLI.
  *
