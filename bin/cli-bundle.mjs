@@ -37,13 +37,17 @@ export async function buildBundle() {
     configFile: false,
     logLevel: 'warn',
     build: {
-      ssr: path.join(root, 'node-core', 'cli', 'main.ts'),
+      ssr: true,
       outDir,
       emptyOutDir: true,
       target: 'node20',
       minify: false,
       sourcemap: true,
-      rollupOptions: { output: { format: 'es', entryFileNames: 'isthmus.mjs', chunkFileNames: '[name]-[hash].mjs' } },
+      rollupOptions: {
+        // The submission worker is an entry of its own: rpc/submission-decoder.ts starts it from beside its chunk.
+        input: { isthmus: path.join(root, 'node-core', 'cli', 'main.ts'), 'submission-worker': path.join(root, 'node-core', 'rpc', 'submission-worker.ts') },
+        output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+      },
     },
     ssr: { target: 'node', external: true },
   });

@@ -4,7 +4,7 @@
  * its parent.
  */
 import { decodeBase58, encodeBase58 } from '../common/base58.ts';
-import { ByteWriter } from '../common/bytes.ts';
+import { ByteReader, ByteWriter } from '../common/bytes.ts';
 import { sha256 } from '../common/hash.ts';
 import type { ChainMeta, SlotCommit, StoredTransaction } from '../store/store.ts';
 import type { Bank } from './bank.ts';
@@ -13,8 +13,15 @@ import type { ChainExtension } from './chain-extension.ts';
 /** sha256(parent blockhash ‖ slot ‖ first signature of each transaction): chains every block to its parent. */
 export function blockhashOf(parentBlockhash: string, slot: number, transactions: StoredTransaction[]): string {
   const parts: Uint8Array[] = [decodeBase58(parentBlockhash), new ByteWriter(8).u64(slot).finish()];
-  for (const t of transactions) parts.push(decodeBase58(t.signature));
+  for (const t of transactions) parts.push(firstSignatureBytes(t.wire));
   return encodeBase58(sha256(...parts));
+}
+
+/** The first signature's bytes, read from the wire (the signature's base-58 text decodes to them, more slowly). */
+function firstSignatureBytes(wire: Uint8Array): Uint8Array {
+  const r = new ByteReader(wire);
+  r.shortVec();
+  return r.bytesN(64);
 }
 
 /** The chain's counters as they stand when a bank is sealed (ChainMeta less the block's own fields). */

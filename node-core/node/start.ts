@@ -29,6 +29,7 @@ import { ethMethods } from '../rpc/eth/methods.ts';
 import { healthStatus, healthText } from '../rpc/health.ts';
 import { KnownValidators } from '../rpc/known-validators.ts';
 import { nativeMethods } from '../rpc/methods/index.ts';
+import { SubmissionDecoder } from '../rpc/submission-decoder.ts';
 import { EXPLORER_PATH } from '../transport/explorer-static.ts';
 import { startEvmEndpoint, startPubsubEndpoint, startRpcEndpoint } from './endpoints.ts';
 import { startHeapUpkeep } from './heap-upkeep.ts';
@@ -109,7 +110,10 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     // The sBPF engine loads here, once: where it cannot, the node runs its builtins and says why.
     const sbf = sbfEngineAvailability();
     if (!sbf.available && !options.quiet) console.log(`deployed programs cannot run on this node: ${sbf.reason}`);
-    const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '', chainControl, snapshots };
+    // sendTransaction decodes and checks signatures on a worker thread (started with the first one).
+    const submissions = new SubmissionDecoder();
+    started.push(() => submissions.close());
+    const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '', chainControl, snapshots, submissions };
     // eth_* are answered on the native port too, as on Velas's validator.
     const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));
     const dispatcher = new Dispatcher({ ...nativeMethods, ...ethOnNativePort }, ctx);
@@ -178,6 +182,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
           await evmEndpoint.close();
           filters.close();
           await rpc.close();
+          await submissions.close();
           await chain.stop();
           await ledger.close();
         } finally {

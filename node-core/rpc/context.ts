@@ -8,6 +8,7 @@ import { minContextSlotNotReached } from './errors.ts';
 import type { ChainControlGate } from './chain-control-gate.ts';
 import type { HealthStatus } from './health.ts';
 import type { KnownValidatorState } from './known-validators.ts';
+import type { SubmissionDecoder } from './submission-decoder.ts';
 
 /** The node's URLs, settings and dev accounts for the isthmus_* methods (set by startNode once it listens). */
 export interface IsthmusNodeInfo {
@@ -49,6 +50,8 @@ export interface RpcContext {
   snapshots?: ChainSnapshots;
   /** The known validators as last polled, for getClusterNodes. */
   knownValidators?(): readonly KnownValidatorState[];
+  /** Decodes sent transactions and checks their signatures off the event loop (absent: on it). */
+  submissions?: SubmissionDecoder;
 }
 
 /** The slot a read at `commitment` sees, after checking the client's minContextSlot. */

@@ -35,3 +35,14 @@ test('freshBundle: missing, older than a source (in a nested folder), or newer t
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the built command carries the submission worker, and it answers on its thread', { skip: !fresh() && 'the bundle is not built or is stale (node bin/cli-bundle.mjs)' }, async () => {
+  const { SubmissionDecoder } = await import('../../node-core/rpc/submission-decoder.ts');
+  const decoder = new SubmissionDecoder(new URL('../../dist/cli/submission-worker.mjs', import.meta.url));
+  try {
+    await assert.rejects(decoder.decode('@@@@', 'base64'), /invalid base64 encoding/);
+    assert.equal(decoder.runsOnWorker, true);
+  } finally {
+    await decoder.close();
+  }
+});

@@ -24,7 +24,9 @@ test("package.json's main is the bundle the main-process build writes, and the s
   const pkg = JSON.parse(read('package.json').toString()) as { main: string; scripts: Record<string, string> };
   const vite = read('electron/vite.config.ts').toString();
   assert.match(vite, /outDir: 'dist\/electron'/);
-  assert.match(vite, /entryFileNames: 'main\.mjs'/);
+  // Entries are named after their input: electron/main.ts is main.mjs (the submission worker is the other entry).
+  assert.match(vite, /input: \{ main: 'electron\/main\.ts'/);
+  assert.match(vite, /entryFileNames: '\[name\]\.mjs'/);
   assert.equal(pkg.main, 'dist/electron/main.mjs');
   assert.match(pkg.scripts['build:desktop']!, /vite build --config electron\/vite\.config\.ts/);
   assert.match(pkg.scripts.dist!, /build:desktop/);

@@ -18,7 +18,7 @@ import { Dispatcher, MAX_BATCH_LENGTH, type MethodTable } from '../../node-core/
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from '../../node-core/rpc/errors.ts';
 import { accountFilters, matchesFilters, MAX_FILTERS } from '../../node-core/rpc/filters.ts';
 import { nativeMethods } from '../../node-core/rpc/methods/index.ts';
-import { decodeSubmittedTransaction } from '../../node-core/rpc/methods/transactions.ts';
+import { decodeSubmittedTransaction } from '../../node-core/rpc/submitted-transaction.ts';
 import {
   address,
   arrayOf,

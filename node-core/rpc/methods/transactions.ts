@@ -1,52 +1,18 @@
 /** sendTransaction and simulateTransaction. */
-import { tryDecodeBase58 } from '../../common/base58.ts';
 import { decodeBase58 } from '../../common/base58.ts';
-import { DecodeError } from '../../common/bytes.ts';
 import { TransactionError, transactionErrorMessage, type TransactionErrorValue } from '../../runtime/errors.ts';
 import type { ExecutedTransaction } from '../../runtime/executor.ts';
-import { verifyTransactionSignatures, verifyTransactionSignaturesAsync } from '../../runtime/signatures.ts';
-import { PACKET_DATA_SIZE, parseTransaction, sanitizeTransaction, type Transaction } from '../../runtime/wire.ts';
+import { verifyTransactionSignatures } from '../../runtime/signatures.ts';
+import { parseTransaction, type Transaction } from '../../runtime/wire.ts';
 import { encodeAccount, type AccountEncoding } from '../encoding/account.ts';
 import { parsedInnerInstructions, uiReturnData } from '../encoding/transaction.ts';
 import { contextSlot, withContext, type RpcContext } from '../context.ts';
 import type { Commitment } from '../../ledger/commitment.ts';
 import { RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE, TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, invalidParams } from '../errors.ts';
-import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, decodeBase64, oneOf, optional, required, string, u64 } from '../params.ts';
+import { ACCOUNT_ENCODINGS, address, arrayOf, bool, commitment, config, oneOf, optional, required, string, u64 } from '../params.ts';
+import { decodeSubmissionHere } from '../submission-decoder.ts';
+import { decodeSubmittedTransaction } from '../submitted-transaction.ts';
 import { method } from './method.ts';
-
-const WORST_CASE_BASE58_TX = 1683;
-const WORST_CASE_BASE64_TX = 1644;
-
-/** Decodes and parses a submitted transaction, with Agave's messages for each way it can be bad. */
-export function decodeSubmittedTransaction(encoded: string, encoding: 'base58' | 'base64'): Transaction {
-  const limit = encoding === 'base58' ? WORST_CASE_BASE58_TX : WORST_CASE_BASE64_TX;
-  if (encoded.length > limit) {
-    throw invalidParams(`encoded transaction too large: ${encoded.length} bytes (max: encoded/raw ${limit}/${PACKET_DATA_SIZE})`);
-  }
-  let wire: Uint8Array | null;
-  if (encoding === 'base58') {
-    wire = tryDecodeBase58(encoded);
-    if (!wire) throw invalidParams('invalid base58 encoding: the transaction is not base-58 text');
-  } else {
-    wire = decodeBase64(encoded);
-    if (!wire) throw invalidParams('invalid base64 encoding: the transaction is not padded base-64 text');
-  }
-  if (wire.length > PACKET_DATA_SIZE) throw invalidParams(`transaction too large: ${wire.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
-  let tx: Transaction;
-  try {
-    tx = parseTransaction(wire);
-  } catch (e) {
-    if (e instanceof DecodeError) throw invalidParams(`invalid transaction: ${e.message}`);
-    throw e;
-  }
-  try {
-    sanitizeTransaction(tx);
-  } catch (e) {
-    if (e instanceof TransactionError) throw invalidParams(`invalid transaction: ${e.message}`);
-    throw e;
-  }
-  return tx;
-}
 
 /**
  * Resolves a v0 message's lookups at the bank at `commitment`, as Agave's RPC sanitizes a submitted
@@ -81,10 +47,12 @@ function preflightFailure(err: TransactionErrorValue, result: ExecutedTransactio
 }
 
 export const sendTransaction = method([required('transaction', string), optional('config', sendConfig)], async ([encoded, cfg = {}], ctx) => {
-  const tx = decodeSubmittedTransaction(encoded, cfg.encoding ?? 'base58');
+  // Decoded and its signatures checked on the submission worker where the node has one.
+  const encoding = cfg.encoding ?? 'base58';
+  const { tx, verified } = await (ctx.submissions ? ctx.submissions.decode(encoded, encoding) : decodeSubmissionHere(encoded, encoding));
   // Agave sanitizes against the processed bank when preflight is skipped.
   checkAddressLookups(tx, ctx, cfg.skipPreflight ? 'processed' : (cfg.preflightCommitment ?? 'finalized'));
-  if (!(await verifyTransactionSignaturesAsync(tx))) {
+  if (!verified) {
     throw new RpcError(TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure');
   }
   // Checked against, and queued for, the chain after a snapshot, revert or reset in progress

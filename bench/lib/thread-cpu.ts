@@ -1,0 +1,37 @@
+/**
+ * CPU time a process spent, from /proc (Linux): its main thread (the event loop) apart from all its
+ * threads (libuv's pool, workers, the GC's helpers). On a shared machine a rate moves with the other
+ * processes' load; the CPU time per transfer moves much less, so the benches print it beside the rate.
+ */
+import fs from 'node:fs';
+
+export interface ThreadCpu {
+  /** Milliseconds of the main thread. */
+  main: number;
+  /** Milliseconds of every thread, the main one included. */
+  total: number;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function ticksOf(statPath: string): number {
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = fs.readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The CPU time of `pid` so far, or null where /proc is not there (not Linux). */
+export function threadCpu(pid: number): ThreadCpu | null {
+  try {
+    return { main: ticksOf(`/proc/${pid}/task/${pid}/stat`) * TICK_MS, total: ticksOf(`/proc/${pid}/stat`) * TICK_MS };
+  } catch {
+    return null;
+  }
+}
+
+/** "main thread 210 µs, all threads 390 µs per transfer" over `count` items between two readings. */
+export function cpuPerItem(before: ThreadCpu | null, after: ThreadCpu | null, count: number, item: string): string {
+  if (!before || !after || count === 0) return 'CPU time not available here';
+  const us = (ms: number) => ((ms * 1000) / count).toFixed(0);
+  return `CPU per ${item}: main thread ${us(after.main - before.main)} µs, all threads ${us(after.total - before.total)} µs`;
+}

@@ -1,0 +1,159 @@
+/**
+ * sendTransaction's first steps (decoding the text, parsing and sanitizing the transaction, checking
+ * its signatures) on a worker thread, so the event loop keeps serving and executing while another
+ * core does them. The transaction comes back parsed: the event loop does not decode it again.
+ *
+ * The worker starts with the first transaction and holds the process open only while it has requests
+ * to answer. Where it cannot start or dies (a build without its file, a packaged app that cannot load
+ * it), every request, those in flight included, is decoded on the event loop instead, with the same
+ * answers.
+ */
+import { Worker } from 'node:worker_threads';
+import { verifyTransactionSignaturesAsync } from '../runtime/signatures.ts';
+import type { Transaction } from '../runtime/wire.ts';
+import { RpcError } from './errors.ts';
+import { decodeSubmittedTransaction } from './submitted-transaction.ts';
+
+export type SubmissionEncoding = 'base58' | 'base64';
+
+export interface SubmissionRequest {
+  id: number;
+  encoded: string;
+  encoding: SubmissionEncoding;
+}
+
+export type SubmissionAnswer =
+  | { id: number; tx: Transaction; verified: boolean }
+  | { id: number; rpcError: { code: number; message: string } }
+  | { id: number; failure: string };
+
+export interface DecodedSubmission {
+  tx: Transaction;
+  /** Whether every required signature checks out. */
+  verified: boolean;
+}
+
+interface Pending extends SubmissionRequest {
+  resolve(d: DecodedSubmission): void;
+  reject(e: unknown): void;
+}
+
+/** Decodes and checks a submission on the calling thread (the same answers as the worker's). */
+export async function decodeSubmissionHere(encoded: string, encoding: SubmissionEncoding): Promise<DecodedSubmission> {
+  const tx = decodeSubmittedTransaction(encoded, encoding);
+  return { tx, verified: await verifyTransactionSignaturesAsync(tx) };
+}
+
+/**
+ * The worker's module: the compiled one beside the bundle's chunks (bin/cli-bundle.mjs and the
+ * desktop build emit it), or the TypeScript source when the node runs from source.
+ */
+function workerModule(): URL {
+  return new URL(import.meta.url.endsWith('.ts') ? './submission-worker.ts' : './submission-worker.mjs', import.meta.url);
+}
+
+/**
+ * A worker running `module`. TypeScript is loaded through tsx, registered in the worker itself: a
+ * worker does not inherit tsx's hooks from `--import tsx` nor from its register() (bin/isthmus.js).
+ */
+function startWorker(module: URL): Worker {
+  if (!module.pathname.endsWith('.ts')) return new Worker(module);
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(module.href)}); })`, { eval: true });
+}
+
+export class SubmissionDecoder {
+  private worker: Worker | null = null;
+  /** The worker could not run: everything is decoded on the event loop. */
+  private inThread = false;
+  private closed = false;
+  private nextId = 0;
+  private workerAnswers = 0;
+  private readonly pending = new Map<number, Pending>();
+  /** Requests of this event-loop turn, posted together (one message and one wake-up of the worker a turn). */
+  private batch: SubmissionRequest[] = [];
+
+  constructor(private readonly module: URL = workerModule()) {}
+
+  /** Whether the worker thread answers (it has answered, and has not failed since). */
+  get runsOnWorker(): boolean {
+    return this.workerAnswers > 0 && !this.inThread;
+  }
+
+  decode(encoded: string, encoding: SubmissionEncoding): Promise<DecodedSubmission> {
+    if (this.inThread || this.closed) return decodeSubmissionHere(encoded, encoding);
+    if (!this.worker && !this.start()) return decodeSubmissionHere(encoded, encoding);
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { id, encoded, encoding, resolve, reject });
+      if (this.batch.length === 0) setImmediate(() => this.post());
+      this.batch.push({ id, encoded, encoding });
+    });
+  }
+
+  private post(): void {
+    const batch = this.batch;
+    this.batch = [];
+    // The worker failed or was closed meanwhile: these requests were decoded here already.
+    if (this.worker && batch.length) {
+      this.worker.ref();
+      this.worker.postMessage(batch);
+    }
+  }
+
+  /** Stops the worker; requests still in it are decoded on the event loop. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) {
+      worker.removeAllListeners();
+      await worker.terminate();
+    }
+    this.decodeRemainingHere();
+  }
+
+  private start(): Worker | null {
+    let worker: Worker;
+    try {
+      worker = startWorker(this.module);
+    } catch {
+      this.inThread = true;
+      return null;
+    }
+    // It keeps the process running only while it has requests to answer.
+    worker.unref();
+    worker.on('message', (answers: SubmissionAnswer[]) => {
+      this.workerAnswers += answers.length;
+      for (const answer of answers) this.answered(answer);
+      if (this.pending.size === 0) worker.unref();
+    });
+    const fail = () => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.inThread = true;
+      void worker.terminate();
+      this.decodeRemainingHere();
+    };
+    worker.on('error', fail);
+    worker.on('exit', fail);
+    this.worker = worker;
+    return worker;
+  }
+
+  private answered(answer: SubmissionAnswer): void {
+    const p = this.pending.get(answer.id);
+    if (!p) return;
+    this.pending.delete(answer.id);
+    if ('tx' in answer) p.resolve({ tx: answer.tx, verified: answer.verified });
+    else if ('rpcError' in answer) p.reject(new RpcError(answer.rpcError.code, answer.rpcError.message));
+    else p.reject(new Error(answer.failure));
+  }
+
+  private decodeRemainingHere(): void {
+    const remaining = [...this.pending.values()];
+    this.pending.clear();
+    this.batch = [];
+    for (const p of remaining) decodeSubmissionHere(p.encoded, p.encoding).then(p.resolve, p.reject);
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import bs58 from 'bs58';
+import { keypairFromSeed } from '../../node-core/keys/keypair.ts';
+import { INVALID_PARAMS, RpcError } from '../../node-core/rpc/errors.ts';
+import { decodeSubmissionHere, SubmissionDecoder, type DecodedSubmission } from '../../node-core/rpc/submission-decoder.ts';
+import { serializeTransaction } from '../../node-core/runtime/wire.ts';
+import { buildTransaction, transferIx } from '../helpers/tx-builder.ts';
+
+const BLOCKHASH = bs58.encode(new Uint8Array(32).fill(3));
+const alice = keypairFromSeed(new Uint8Array(32).fill(21));
+const bob = keypairFromSeed(new Uint8Array(32).fill(22));
+const good = buildTransaction(alice, [transferIx(alice.address, bob.address, 5)], BLOCKHASH);
+const forged = serializeTransaction([new Uint8Array(64).fill(9)], good.message.bytes);
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+/** The answers a decoder gives for a good transaction, a forged signature and three bad texts. */
+async function answers(decode: (encoded: string, encoding: 'base58' | 'base64') => Promise<DecodedSubmission>): Promise<unknown[]> {
+  const settle = (p: Promise<DecodedSubmission>) =>
+    p.then(
+      ({ tx, verified }) => ({ id: tx.id, wire: Buffer.from(tx.wire).toString('hex'), keys: tx.message.accountKeys, messageBytes: Buffer.from(tx.message.bytes).toString('hex'), verified }),
+      (e: unknown) => (e instanceof RpcError ? { code: e.code, message: e.message } : { unexpected: String(e) }),
+    );
+  return Promise.all([
+    settle(decode(b64(good.wire), 'base64')),
+    settle(decode(bs58.encode(good.wire), 'base58')),
+    settle(decode(b64(forged), 'base64')),
+    settle(decode('@@@@', 'base64')),
+    settle(decode('0OIl', 'base58')),
+    settle(decode(b64(good.wire.subarray(0, 100)), 'base64')),
+  ]);
+}
+
+describe('SubmissionDecoder', () => {
+  it('answers on its worker thread exactly as on the event loop: the parsed transaction, whether it is signed, the invalid-params errors', async () => {
+    const here = await answers(decodeSubmissionHere);
+    assert.deepEqual(here.slice(0, 3).map((a) => (a as { verified: boolean }).verified), [true, true, false]);
+    assert.deepEqual(here.slice(3).map((a) => (a as { code: number }).code), [INVALID_PARAMS, INVALID_PARAMS, INVALID_PARAMS]);
+    const decoder = new SubmissionDecoder();
+    try {
+      assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+      assert.equal(decoder.runsOnWorker, true, 'the worker thread answered');
+    } finally {
+      await decoder.close();
+    }
+    // Closed, it still answers (on the event loop).
+    assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+  });
+
+  it('decodes on the event loop when its worker cannot start, the requests already sent included', async () => {
+    const here = await answers(decodeSubmissionHere);
+    const decoder = new SubmissionDecoder(new URL('./no-such-worker.mjs', import.meta.url));
+    try {
+      assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+      assert.equal(decoder.runsOnWorker, false);
+    } finally {
+      await decoder.close();
+    }
+  });
+
+  it('keeps a process open while it has requests to answer, and not after', async () => {
+    // Nothing else of the node runs in this process: it gets its answer, then ends (an idle worker that
+    // held it open would run it into the timeout).
+    const script = `
+      const { SubmissionDecoder } = await import(${JSON.stringify(new URL('../../node-core/rpc/submission-decoder.ts', import.meta.url).href)});
+      const decoder = new SubmissionDecoder();
+      decoder.decode('@@@@', 'base64').catch((e) => console.log(e.message, decoder.runsOnWorker));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
+    assert.equal(stdout.trim(), 'invalid base64 encoding: the transaction is not padded base-64 text true');
+  });
+});
