@@ -4,7 +4,8 @@
  * core does them. The transaction comes back parsed: the event loop does not decode it again.
  *
  * The worker starts with the first transaction and holds the process open only while it has requests
- * to answer. Where it cannot start or dies (a build without its file, a packaged app that cannot load
+ * to answer. Until it says it is ready (loading it takes a while, much longer from source), requests
+ * are decoded on the event loop, so the first transactions do not wait for it. Where it cannot start or dies (a build without its file, a packaged app that cannot load
  * it), every request, those in flight included, is decoded on the event loop instead, with the same
  * answers.
  */
@@ -15,6 +16,9 @@ import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
 
 export type SubmissionEncoding = 'base58' | 'base64';
+
+/** The worker's first message: its module is loaded and it takes requests. */
+export const WORKER_READY = 'ready';
 
 export interface SubmissionRequest {
   id: number;
@@ -64,12 +68,16 @@ function startWorker(module: URL): Worker {
 
 export class SubmissionDecoder {
   private worker: Worker | null = null;
+  /** The worker has loaded its module and takes requests. */
+  private ready = false;
   /** The worker could not run: everything is decoded on the event loop. */
   private inThread = false;
   private closed = false;
   private nextId = 0;
   private workerAnswers = 0;
   private readonly pending = new Map<number, Pending>();
+  /** whenReady's callers, told when the worker is ready (true) or cannot run (false). */
+  private readyWaiters: Array<(ready: boolean) => void> = [];
   /** Requests of this event-loop turn, posted together (one message and one wake-up of the worker a turn). */
   private batch: SubmissionRequest[] = [];
 
@@ -80,9 +88,25 @@ export class SubmissionDecoder {
     return this.workerAnswers > 0 && !this.inThread;
   }
 
+  /** Starts the worker if it is not running; true once it takes requests, false if it cannot run. */
+  whenReady(): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    if (this.inThread || this.closed || (!this.worker && !this.start())) return Promise.resolve(false);
+    // Waited for, it holds the process open until it is ready.
+    this.worker!.ref();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  private tellReady(ready: boolean): void {
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const w of waiters) w(ready);
+  }
+
   decode(encoded: string, encoding: SubmissionEncoding): Promise<DecodedSubmission> {
     if (this.inThread || this.closed) return decodeSubmissionHere(encoded, encoding);
-    if (!this.worker && !this.start()) return decodeSubmissionHere(encoded, encoding);
+    if (!this.worker) this.start();
+    if (!this.ready) return decodeSubmissionHere(encoded, encoding);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { id, encoded, encoding, resolve, reject });
@@ -111,6 +135,7 @@ export class SubmissionDecoder {
       await worker.terminate();
     }
     this.decodeRemainingHere();
+    this.tellReady(false);
   }
 
   private start(): Worker | null {
@@ -119,11 +144,18 @@ export class SubmissionDecoder {
       worker = startWorker(this.module);
     } catch {
       this.inThread = true;
+      this.tellReady(false);
       return null;
     }
     // It keeps the process running only while it has requests to answer.
     worker.unref();
-    worker.on('message', (answers: SubmissionAnswer[]) => {
+    worker.on('message', (answers: SubmissionAnswer[] | typeof WORKER_READY) => {
+      if (answers === WORKER_READY) {
+        this.ready = this.worker === worker;
+        if (this.pending.size === 0) worker.unref();
+        this.tellReady(this.ready);
+        return;
+      }
       this.workerAnswers += answers.length;
       for (const answer of answers) this.answered(answer);
       if (this.pending.size === 0) worker.unref();
@@ -131,9 +163,11 @@ export class SubmissionDecoder {
     const fail = () => {
       if (this.worker !== worker) return;
       this.worker = null;
+      this.ready = false;
       this.inThread = true;
       void worker.terminate();
       this.decodeRemainingHere();
+      this.tellReady(false);
     };
     worker.on('error', fail);
     worker.on('exit', fail);

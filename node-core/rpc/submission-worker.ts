@@ -7,12 +7,13 @@ import { parentPort } from 'node:worker_threads';
 import { verifyTransactionSignatures } from '../runtime/signatures.ts';
 import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
-import type { SubmissionAnswer, SubmissionRequest } from './submission-decoder.ts';
+import { WORKER_READY, type SubmissionAnswer, type SubmissionRequest } from './submission-decoder.ts';
 
 /** Requests come in batches (those one event-loop turn received) and are answered in one message. */
 parentPort!.on('message', (batch: SubmissionRequest[]) => {
   parentPort!.postMessage(batch.map(answer));
 });
+parentPort!.postMessage(WORKER_READY);
 
 function answer({ id, encoded, encoding }: SubmissionRequest): SubmissionAnswer {
   try {

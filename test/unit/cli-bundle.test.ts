@@ -40,6 +40,7 @@ test('the built command carries the submission worker, and it answers on its thr
   const { SubmissionDecoder } = await import('../../node-core/rpc/submission-decoder.ts');
   const decoder = new SubmissionDecoder(new URL('../../dist/cli/submission-worker.mjs', import.meta.url));
   try {
+    assert.equal(await decoder.whenReady(), true);
     await assert.rejects(decoder.decode('@@@@', 'base64'), /invalid base64 encoding/);
     assert.equal(decoder.runsOnWorker, true);
   } finally {

@@ -40,6 +40,10 @@ describe('SubmissionDecoder', () => {
     assert.deepEqual(here.slice(3).map((a) => (a as { code: number }).code), [INVALID_PARAMS, INVALID_PARAMS, INVALID_PARAMS]);
     const decoder = new SubmissionDecoder();
     try {
+      // Before the worker is ready, requests are decoded here.
+      assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+      assert.equal(decoder.runsOnWorker, false);
+      assert.equal(await decoder.whenReady(), true);
       assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
       assert.equal(decoder.runsOnWorker, true, 'the worker thread answered');
     } finally {
@@ -49,10 +53,12 @@ describe('SubmissionDecoder', () => {
     assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
   });
 
-  it('decodes on the event loop when its worker cannot start, the requests already sent included', async () => {
+  it('decodes on the event loop when its worker cannot start', async () => {
     const here = await answers(decodeSubmissionHere);
     const decoder = new SubmissionDecoder(new URL('./no-such-worker.mjs', import.meta.url));
     try {
+      assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+      assert.equal(await decoder.whenReady(), false);
       assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
       assert.equal(decoder.runsOnWorker, false);
     } finally {
@@ -66,6 +72,7 @@ describe('SubmissionDecoder', () => {
     const script = `
       const { SubmissionDecoder } = await import(${JSON.stringify(new URL('../../node-core/rpc/submission-decoder.ts', import.meta.url).href)});
       const decoder = new SubmissionDecoder();
+      await decoder.whenReady();
       decoder.decode('@@@@', 'base64').catch((e) => console.log(e.message, decoder.runsOnWorker));`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
     assert.equal(stdout.trim(), 'invalid base64 encoding: the transaction is not padded base-64 text true');
