@@ -5,7 +5,7 @@
  * same run: callTracer, the default struct logger, and the struct logger without the stack. Median
  * of N requests each, one at a time.
  *
- *   node --import tsx bench/evm-trace.ts [-- --runs N]
+ *   node --import tsx bench/evm-trace.ts [--runs N]     (npm run bench:evm-trace -- --runs N)
  */
 import { parseArgs } from 'node:util';
 import { Interface, JsonRpcProvider, Wallet } from 'ethers';
