@@ -90,11 +90,12 @@ export class KnownValidators {
     try {
       const slot = await call(v.url, 'getSlot', this.timeoutMs, [{ commitment: 'confirmed' }]);
       if (typeof slot !== 'number' || !Number.isSafeInteger(slot) || slot < 0) throw new Error(`getSlot answered ${JSON.stringify(slot)}`);
-      // Its identity first: once it counts for health it is listed in getClusterNodes too.
-      if (v.identity === null) {
+      // Its identity first: once it counts for health it is listed in getClusterNodes too. Either one
+      // not answered yet (a timeout on a busy machine) is asked again at the next poll.
+      if (v.identity === null || v.version === null) {
         const [identity, version] = await Promise.all([
-          call(v.url, 'getIdentity', this.timeoutMs).catch(() => null),
-          call(v.url, 'getVersion', this.timeoutMs).catch(() => null),
+          v.identity === null ? call(v.url, 'getIdentity', this.timeoutMs).catch(() => null) : null,
+          v.version === null ? call(v.url, 'getVersion', this.timeoutMs).catch(() => null) : null,
         ]);
         const id = (identity as { identity?: unknown } | null)?.identity;
         if (typeof id === 'string') v.identity = id;

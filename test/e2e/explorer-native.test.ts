@@ -256,7 +256,8 @@ describe('explorer: native pages, status bar, dev accounts, search', { timeout: 
     await page.selectOption('[data-network-select]', 'this');
     await waitForPage(page, 'dashboard');
     await page.waitForSelector('[data-offline]', { state: 'detached' });
-    assert.equal(await page.textContent('[data-status-bar] [data-health]'), 'ok');
+    // The health shows once the first check of this node has answered.
+    await page.waitForSelector('[data-status-bar] [data-health]:text-is("ok")');
     assert.deepEqual(page.errors, []);
   });
 });

@@ -71,6 +71,8 @@ describe('health with a known validator (a fake RPC server)', () => {
     assert.deepEqual((await rpc(node.rpcUrl, 'getHealth')).result, 'ok');
 
     const conn = new Connection(node.rpcUrl);
+    // Its version is listed once its getVersion has answered (asked again at each poll until then).
+    await waitFor(async () => (await conn.getClusterNodes())[1]?.version === '1.18.26', { what: 'the known validator listed with its version' });
     const nodes = await conn.getClusterNodes();
     assert.deepEqual(
       nodes.map((n) => [n.pubkey, n.rpc]),
