@@ -153,7 +153,7 @@ export class LmdbStore implements Store {
     this.undo = root.openDB('undo', {});
     this.snapshots = root.openDB('snapshots', {});
     this.discardedIndex = root.openDB('discarded-index', {});
-    this.discardedIndexLeft = this.discardedIndex.getKeysCount({ limit: 1 }) > 0;
+    this.discardedIndexLeft = this.readDiscardedIndexLeft();
     this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
     // lmdb-js exposes the effective option (false when an existing env was created without it).
     const overlapping = (root as unknown as { overlappingSync?: boolean }).overlappingSync === true;
@@ -192,8 +192,9 @@ export class LmdbStore implements Store {
       this.write(() => this.writeSlot(commit, kept));
       for (const key of kept) this.undoKept.add(key);
     } catch (e) {
-      // A template added in the aborted transaction is not in the ledger.
+      // A template added in the aborted transaction is not in the ledger, nor the discarded entries it dropped.
       this.ownVotes.load();
+      this.discardedIndexLeft = this.readDiscardedIndexLeft();
       throw e;
     }
   }
@@ -265,7 +266,7 @@ export class LmdbStore implements Store {
     } catch (e) {
       this.ownVotes.load();
       this.undoFrom = this.snapshots.get(BOOK_KEY)?.undoFrom ?? null;
-      this.discardedIndexLeft = this.discardedIndex.getKeysCount({ limit: 1 }) > 0;
+      this.discardedIndexLeft = this.readDiscardedIndexLeft();
       throw e;
     }
   }
@@ -293,11 +294,10 @@ export class LmdbStore implements Store {
   async revertTo(slot: number, book: SnapshotBook): Promise<RevertedRecords> {
     if (this.undoFrom === null || slot < this.undoFrom) throw new Error(`revertTo(${slot}): no undo records are kept from that slot`);
     this.undoKept.clear();
-    const discardedIndexLeft = this.discardedIndexLeft;
     try {
       return this.write(() => this.revertRecords(slot, book));
     } catch (e) {
-      this.discardedIndexLeft = discardedIndexLeft;
+      this.discardedIndexLeft = this.readDiscardedIndexLeft();
       throw e;
     }
   }
@@ -589,7 +589,12 @@ export class LmdbStore implements Store {
       });
       this.discardedIndex.removeSync(key);
     }
-    this.discardedIndexLeft = this.discardedIndex.getKeysCount({ limit: 1 }) > 0;
+    this.discardedIndexLeft = this.readDiscardedIndexLeft();
+  }
+
+  /** Whether any discarded slot's entries are left (kept in discardedIndexLeft: every commit and signature lookup asks). */
+  private readDiscardedIndexLeft(): boolean {
+    return this.discardedIndex.getKeysCount({ limit: 1 }) > 0;
   }
 
   private newestSlot(): number | null {
