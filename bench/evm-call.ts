@@ -4,7 +4,7 @@
  * Each round starts each build's node in turn (and Anvil with --anvil), deploys Counter, warms up,
  * then measures; the builds alternate so that a busy machine weighs on both alike.
  *
- *   node --import tsx bench/evm-call.ts [--reads N --rounds N --anvil --bundle dist/base/isthmus.mjs --cpu-prof DIR]
+ *   node --import tsx bench/evm-call.ts [--reads N --rounds N --clients N --anvil --bundle dist/base/isthmus.mjs --cpu-prof DIR]
  *
  * --bundle names another compiled node (a copy of dist/cli built from another commit, kept two
  * folders below the project root as dist/cli is); the current sources' bundle always runs too.
@@ -21,7 +21,7 @@ import { BUNDLE } from '../bin/cli-bundle.mjs';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
 import { foundryBinary } from '../test/helpers/evm.ts';
 import { deployCounter } from './lib/evm-counter.ts';
-import { postConcurrently, waitForEthNode } from './lib/http-load.ts';
+import { postFromProcesses, waitForEthNode } from './lib/http-load.ts';
 import { ensureFreshBundle, freePort, whenReady } from './lib/node-process.ts';
 
 const { values } = parseArgs({
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     reads: { type: 'string', default: '30000' },
     rounds: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '32' },
+    clients: { type: 'string', default: '2' },
     anvil: { type: 'boolean', default: false },
     bundle: { type: 'string' },
     'cpu-prof': { type: 'string' },
@@ -75,7 +76,7 @@ async function startAnvil(): Promise<Running | null> {
 /** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one. */
 async function distinctCalls(url: string, address: string, count: number, first: number): Promise<number> {
   const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
-  const r = await postConcurrently(url, bodies, CONCURRENCY);
+  const r = await postFromProcesses(url, bodies, CONCURRENCY, Number(values.clients));
   if (r.errors) throw new Error(`${r.errors} eth_call failed, first: ${r.firstError}`);
   return r.ok / r.seconds;
 }

@@ -3,13 +3,16 @@
  *  - transfers: pre-signed value transfers through eth_sendRawTransaction, 32 in flight, from 32
  *    senders, until every receipt exists (the senders' latest nonces account for all of them);
  *  - eth_call of a view function (the same call, then a different caller each time so that every call
- *    executes) and eth_getBalance: requests per second, 32 keep-alive clients;
+ *    executes) and eth_getBalance: requests per second, 32 keep-alive connections spread over
+ *    --clients load processes (http-load.ts's raw client), and a bare Node HTTP server answering a
+ *    constant under the same client, to show the client is not the ceiling;
  *  - the ceiling: @ethereumjs/vm's runTx rate in-process (decode, sender recovery, execution) on this
  *    node's EVM machine, without RPC or the native chain.
  *
- *   npm run bench:evm [-- --transfers N --reads N]
+ *   npm run bench:evm [-- --transfers N --reads N --clients N]
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { bytesToHex, privateToAddress } from '@ethereumjs/util';
@@ -21,15 +24,18 @@ import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
 import { foundryBinary } from '../test/helpers/evm.ts';
 import { followBlockArrivals, percentiles } from './lib/block-arrivals.ts';
 import { deployCounter } from './lib/evm-counter.ts';
-import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
+import { postConcurrently, postFromProcesses, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
 import { headline } from './lib/headline.ts';
 
-const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' } } });
+const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' }, clients: { type: 'string', default: '2' } } });
 const TRANSFERS = Number(values.transfers);
 const READS = Number(values.reads);
 const CONCURRENCY = Number(values.concurrency);
+const CLIENTS = Number(values.clients);
+/** The read phases' load: spread over client processes so that the client is not what is measured. */
+const readLoad = (url: string, bodies: string[]) => postFromProcesses(url, bodies, CONCURRENCY, CLIENTS);
 const SENDERS = 32;
 /** How long after the load the settled memory is read (issue 18: within 30% of idle a minute after a burst). */
 const SETTLE_MS = 60_000;
@@ -101,17 +107,17 @@ async function measure(name: string, url: string, chainId: bigint): Promise<Figu
 
   const address = await deployCounter(url, chainId, dev);
   const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: address, data: '0x06661abd' }, 'latest'] });
-  const calls = await postConcurrently(url, Array(READS).fill(callBody), CONCURRENCY);
+  const calls = await readLoad(url, Array(READS).fill(callBody));
   if (calls.errors) console.log(`  ${name}: ${calls.errors} eth_call failed, first: ${calls.firstError}`);
   const call = calls.ok / calls.seconds;
   console.log(`  ${name}: eth_call ${calls.ok} in ${calls.seconds.toFixed(2)} s = ${call.toFixed(0)} requests/s`);
   const distinctBodies = Array.from({ length: READS }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(i + 1).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
-  const distinct = await postConcurrently(url, distinctBodies, CONCURRENCY);
+  const distinct = await readLoad(url, distinctBodies);
   if (distinct.errors) console.log(`  ${name}: ${distinct.errors} distinct eth_call failed, first: ${distinct.firstError}`);
   const callDistinct = distinct.ok / distinct.seconds;
   console.log(`  ${name}: eth_call, a different caller each time ${distinct.ok} in ${distinct.seconds.toFixed(2)} s = ${callDistinct.toFixed(0)} requests/s`);
   const balanceBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [senders[0]!.address, 'latest'] });
-  const balances = await postConcurrently(url, Array(READS * 2).fill(balanceBody), CONCURRENCY);
+  const balances = await readLoad(url, Array(READS * 2).fill(balanceBody));
   const balance = balances.ok / balances.seconds;
   console.log(`  ${name}: eth_getBalance ${balances.ok} in ${balances.seconds.toFixed(2)} s = ${balance.toFixed(0)} requests/s`);
   return { transfers, latency, retries: load.retries, call, callDistinct, balance };
@@ -150,6 +156,22 @@ async function benchAnvil(): Promise<Figures | null> {
   }
 }
 
+/** The client's ceiling: a bare Node HTTP server answering a constant, loaded as the nodes' eth_getBalance. */
+async function benchBareServer(): Promise<number> {
+  const port = await freePort();
+  const bare = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'lib/bare-jsonrpc-server.ts'), String(port)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    await new Promise((resolve) => bare.stdout!.once('data', resolve));
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [`0x${'1'.repeat(40)}`, 'latest'] });
+    const r = await readLoad(`http://127.0.0.1:${port}`, Array(READS * 2).fill(body));
+    const rate = r.ok / r.seconds;
+    console.log(`  bare Node HTTP server (a constant answer): ${r.ok} in ${r.seconds.toFixed(2)} s = ${rate.toFixed(0)} requests/s`);
+    return rate;
+  } finally {
+    bare.kill('SIGKILL');
+  }
+}
+
 /** The ceiling: this node's EVM machine running transfers in-process (decode + recover + execute). */
 async function benchRunTx(): Promise<number> {
   const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
@@ -177,9 +199,10 @@ async function benchRunTx(): Promise<number> {
   return rate;
 }
 
-console.log(`evm: ${TRANSFERS} pre-signed transfers from ${SENDERS} senders, ${READS} eth_call and ${READS * 2} eth_getBalance requests, ${CONCURRENCY} in flight`);
+console.log(`evm: ${TRANSFERS} pre-signed transfers from ${SENDERS} senders, ${READS} eth_call and ${READS * 2} eth_getBalance requests, ${CONCURRENCY} in flight (reads from ${CLIENTS} client processes)`);
 const ours = await benchIsthmus();
 const anvil = await benchAnvil();
+const bareServer = await benchBareServer();
 const ceiling = await benchRunTx();
 const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x Anvil (${b.toFixed(0)}/s)` : 'no Anvil here');
 console.log('');
@@ -187,7 +210,7 @@ console.log(`transfers        ${ours.transfers.toFixed(0)}/s = ${ratio(ours.tran
 console.log(`send-to-receipt  median ${ours.latency.median.toFixed(0)} ms, p90 ${ours.latency.p90.toFixed(0)} ms during the burst${anvil ? ` (Anvil, a block a second: median ${anvil.latency.median.toFixed(0)} ms, p90 ${anvil.latency.p90.toFixed(0)} ms)` : ''}; goal: median within two slots`);
 console.log(`eth_call         ${ours.call.toFixed(0)} requests/s = ${ratio(ours.call, anvil?.call)}; bar 0.25x (the same call: answered from the block's result cache after the first)`);
 console.log(`eth_call (distinct) ${ours.callDistinct.toFixed(0)} requests/s = ${ratio(ours.callDistinct, anvil?.callDistinct)} (a different caller each time: every call executed)`);
-console.log(`eth_getBalance   ${ours.balance.toFixed(0)} requests/s = ${ratio(ours.balance, anvil?.balance)}; bar 1x`);
+console.log(`eth_getBalance   ${ours.balance.toFixed(0)} requests/s = ${ratio(ours.balance, anvil?.balance)}; bar 1x; the same client against a bare HTTP server: ${bareServer.toFixed(0)}/s`);
 console.log(memoryGoalLines(ours.memory).map((line, i) => `${i === 0 ? 'memory (RSS)    ' : '                '} ${line}`).join('\n'));
 
 const vsAnvil = (value: number | undefined) => (value === undefined ? undefined : { name: 'Anvil', value });

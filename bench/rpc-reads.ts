@@ -1,26 +1,32 @@
 /**
- * bench/rpc-reads: getBalance requests per second against a real `isthmus start` process, beside a
- * bare Node HTTP JSON-RPC server answering a constant (the transport ceiling) and Ganache answering
- * eth_getBalance, all driven the same way in the same run: keep-alive HTTP, 32 requests in flight.
+ * bench/rpc-reads: getBalance and eth_getBalance requests per second against a real `isthmus start`
+ * process, beside a bare Node HTTP JSON-RPC server answering a constant (the transport ceiling),
+ * Anvil and Ganache answering eth_getBalance, all driven the same way in the same run: keep-alive
+ * HTTP, 32 requests in flight spread over --clients load processes (http-load.ts's raw client).
  *
- *   npm run bench:rpc-reads [-- --count N --concurrency C]
+ *   npm run bench:rpc-reads [-- --count N --concurrency C --clients N]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
-import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { postFromProcesses, rpcCall, waitForEthNode } from './lib/http-load.ts';
+import { foundryBinary } from '../test/helpers/evm.ts';
 import { headline } from './lib/headline.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '60000' }, concurrency: { type: 'string', default: '32' } } });
+const { values } = parseArgs({ options: { count: { type: 'string', default: '60000' }, concurrency: { type: 'string', default: '32' }, clients: { type: 'string', default: '2' } } });
 const COUNT = Number(values.count);
 const CONCURRENCY = Number(values.concurrency);
+const CLIENTS = Number(values.clients);
+/** The first dev account of Anvil's default mnemonic, and of Ganache's deterministic wallet. */
+const ANVIL_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const GANACHE_ACCOUNT = '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function measure(label: string, url: string, body: (i: number) => string): Promise<number> {
   // Warm up connections and JIT, then measure.
-  await postConcurrently(url, Array.from({ length: 2_000 }, (_, i) => body(i)), CONCURRENCY);
-  const r = await postConcurrently(url, Array.from({ length: COUNT }, (_, i) => body(i)), CONCURRENCY);
+  await postFromProcesses(url, Array.from({ length: 2_000 }, (_, i) => body(i)), CONCURRENCY, CLIENTS);
+  const r = await postFromProcesses(url, Array.from({ length: COUNT }, (_, i) => body(i)), CONCURRENCY, CLIENTS);
   if (r.errors) throw new Error(`${label}: ${r.errors} errors, first: ${r.firstError}`);
   const rate = r.ok / r.seconds;
   console.log(`  ${label}: ${r.ok} requests in ${r.seconds.toFixed(2)} s = ${rate.toFixed(0)} requests/s`);
@@ -39,13 +45,16 @@ async function waitReady(child: ChildProcess, url: string, method: string): Prom
   }
 }
 
-console.log(`rpc-reads: ${COUNT} requests per server, ${CONCURRENCY} in flight`);
+console.log(`rpc-reads: ${COUNT} requests per server, ${CONCURRENCY} in flight from ${CLIENTS} client processes`);
 
-const node = await startNodeProcess();
+// Anvil's mnemonic: the node's first EVM dev account is Anvil's, so both answer the same funded account.
+const node = await startNodeProcess(['--mnemonic', 'test test test test test test test test test test test junk']);
 let ours: number;
+let oursEth: number;
 try {
   const address = node.faucet.address;
   ours = await measure('isthmus getBalance', node.rpcUrl, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: [address] }));
+  oursEth = await measure('isthmus eth_getBalance', node.evmRpcUrl, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
 } finally {
   await node.stop();
 }
@@ -61,14 +70,27 @@ try {
   bare.kill('SIGKILL');
 }
 
+let anvil: number | null = null;
+const anvilBinary = foundryBinary('anvil');
+if (anvilBinary) {
+  const anvilPort = await freePort();
+  const child = spawn(anvilBinary, ['--port', String(anvilPort), '--silent'], { stdio: 'ignore' });
+  try {
+    const url = `http://127.0.0.1:${anvilPort}`;
+    await waitForEthNode(url, 'anvil');
+    anvil = await measure('anvil eth_getBalance', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
+  } finally {
+    child.kill('SIGKILL');
+  }
+} else console.log('  anvil: not available on this platform (npm ships it for linux-x64)');
+
 const ganachePort = await freePort();
 const ganache = spawn(process.execPath, [path.join(import.meta.dirname, '../node_modules/ganache/dist/node/cli.js'), '--port', String(ganachePort), '--logging.quiet', '--wallet.deterministic'], { stdio: 'ignore' });
 let peer: number;
 try {
   const url = `http://127.0.0.1:${ganachePort}`;
   await waitReady(ganache, url, 'eth_blockNumber');
-  const account = '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1';
-  peer = await measure('ganache eth_getBalance', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [account, 'latest'] }));
+  peer = await measure('ganache eth_getBalance', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [GANACHE_ACCOUNT, 'latest'] }));
 } finally {
   ganache.kill('SIGKILL');
 }
@@ -79,3 +101,8 @@ console.log(`vs bare server       ${((ours / ceiling) * 100).toFixed(0)}% of the
 headline({ bench: 'rpc-reads', figure: 'getBalance', value: ours, unit: 'req/s', peer: { name: 'bare HTTP server', value: ceiling }, goal: '≥ 60% of the bare server' });
 headline({ bench: 'rpc-reads', figure: 'getBalance vs ganache eth_getBalance', value: ours, unit: 'req/s', peer: { name: 'ganache', value: peer } });
 console.log(`vs ganache           ${(ours / peer).toFixed(2)}x (ganache eth_getBalance ${peer.toFixed(0)}/s)`);
+if (anvil !== null) {
+  console.log(`vs anvil             getBalance ${(ours / anvil).toFixed(2)}x, eth_getBalance ${oursEth.toFixed(0)}/s = ${(oursEth / anvil).toFixed(2)}x (anvil eth_getBalance ${anvil.toFixed(0)}/s; goal 1.0x)`);
+  headline({ bench: 'rpc-reads', figure: 'getBalance vs Anvil eth_getBalance', value: ours, unit: 'req/s', peer: { name: 'Anvil', value: anvil }, goal: '≥ 1.0x Anvil' });
+  headline({ bench: 'rpc-reads', figure: 'eth_getBalance', value: oursEth, unit: 'req/s', peer: { name: 'Anvil', value: anvil }, goal: '≥ 1.0x Anvil' });
+}
