@@ -4,12 +4,13 @@
  * thread pool so both cores verify while the event loop keeps serving.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { BoundedMap } from '../common/bounded-map.ts';
 import { addressToBytes, type Address } from '../common/pubkey.ts';
 import { hasSmallOrder } from '../common/ed25519-small-order.ts';
 import type { Transaction } from './wire.ts';
 
 const KEY_CACHE_LIMIT = 50_000;
-const keyCache = new Map<Address, KeyObject | null>();
+const keyCache = new BoundedMap<Address, KeyObject | null>(KEY_CACHE_LIMIT);
 
 /** The public-key object of an address, cached; null when the bytes are not a usable Ed25519 point. */
 function publicKeyObject(address: Address): KeyObject | null {
@@ -23,7 +24,6 @@ function publicKeyObject(address: Address): KeyObject | null {
   } catch {
     key = null;
   }
-  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value!);
   keyCache.set(address, key);
   return key;
 }

@@ -9,6 +9,7 @@
  * entries' keys and answers pass MAX_BYTES, whichever state they were for. Entries of a bank
  * gone are never asked for again and leave the same way.
  */
+import { BoundedMap } from '../../common/bounded-map.ts';
 import { RpcError } from '../errors.ts';
 import { EXECUTION_ERROR, type CallTarget } from './call.ts';
 import type { CallObject } from './params.ts';
@@ -20,16 +21,11 @@ const ENTRY_OVERHEAD = 160;
 /** An answer bigger than this is not kept (it would push out hundreds of small ones). */
 const MAX_ENTRY_BYTES = 64 * 1024;
 
-interface Entry {
-  answer: Uint8Array | RpcError;
-  bytes: number;
-}
+type Answer = Uint8Array | RpcError;
 
 const stateIds = new WeakMap<object, number>();
 let nextStateId = 0;
-/** Insertion order is age: the first entry is the oldest. */
-const entries = new Map<string, Entry>();
-let heldBytes = 0;
+const entries = new BoundedMap<string, Answer>(MAX_BYTES, (answer, key) => key.length + answerBytes(answer) + ENTRY_OVERHEAD);
 
 const hexOf = (b: Uint8Array | undefined) => (b ? Buffer.from(b).toString('hex') : '');
 
@@ -40,27 +36,20 @@ function keyOf(call: CallObject, target: CallTarget): string {
   return `${id}|${target.env.number}|${target.env.timestamp}|${call.from ?? ''}|${call.to ?? ''}|${hexOf(call.data ?? call.input)}|${call.value ?? ''}|${call.gas ?? ''}|${call.gasPrice ?? ''}|${call.maxFeePerGas ?? ''}|${call.maxPriorityFeePerGas ?? ''}|${call.nonce ?? ''}|${access}`;
 }
 
-function answerBytes(answer: Uint8Array | RpcError): number {
+function answerBytes(answer: Answer): number {
   if (answer instanceof Uint8Array) return answer.length;
   return answer.message.length + (typeof answer.data === 'string' ? answer.data.length : 0);
 }
 
-function remember(key: string, answer: Uint8Array | RpcError): void {
-  const bytes = key.length + answerBytes(answer) + ENTRY_OVERHEAD;
-  if (bytes > MAX_ENTRY_BYTES) return;
-  entries.set(key, { answer, bytes });
-  heldBytes += bytes;
-  for (const [oldest, entry] of entries) {
-    if (heldBytes <= MAX_BYTES) break;
-    entries.delete(oldest);
-    heldBytes -= entry.bytes;
-  }
+function remember(key: string, answer: Answer): void {
+  if (key.length + answerBytes(answer) + ENTRY_OVERHEAD > MAX_ENTRY_BYTES) return;
+  entries.set(key, answer);
 }
 
 export async function cachedCall(call: CallObject, target: CallTarget, run: () => Promise<Uint8Array>): Promise<Uint8Array> {
   if (!target.immutable) return run();
   const key = keyOf(call, target);
-  const known = entries.get(key)?.answer;
+  const known = entries.get(key);
   if (known instanceof RpcError) throw known;
   if (known) return known;
   try {
@@ -75,5 +64,5 @@ export async function cachedCall(call: CallObject, target: CallTarget, run: () =
 
 /** The cache's size now (tests read it). */
 export function callCacheSize(): { entries: number; bytes: number } {
-  return { entries: entries.size, bytes: heldBytes };
+  return { entries: entries.size, bytes: entries.weight };
 }

@@ -7,6 +7,7 @@
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { Point } from '@noble/ed25519';
+import { BoundedMap } from '../../../common/bounded-map.ts';
 import { hasSmallOrder } from '../../../common/ed25519-small-order.ts';
 import { PrecompileError, PrecompileFailure, fail } from './errors.ts';
 import { dataSlice, readU16Offsets } from './offsets.ts';
@@ -19,7 +20,7 @@ const PUBKEY_SIZE = 32;
 const SIGNATURE_SIZE = 64;
 
 const KEY_CACHE_LIMIT = 10_000;
-const keyCache = new Map<string, KeyObject | null>();
+const keyCache = new BoundedMap<string, KeyObject | null>(KEY_CACHE_LIMIT);
 
 function keyObject(bytes: Uint8Array): KeyObject | null {
   const id = Buffer.from(bytes).toString('hex');
@@ -31,7 +32,6 @@ function keyObject(bytes: Uint8Array): KeyObject | null {
   } catch {
     key = null;
   }
-  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value!);
   keyCache.set(id, key);
   return key;
 }
