@@ -6,8 +6,9 @@
  *    executes) and eth_getBalance: requests per second, 32 keep-alive connections spread over
  *    --clients load processes (http-load.ts's raw client), and a bare Node HTTP server answering a
  *    constant under the same client, to show the client is not the ceiling;
- *  - the ceiling: @ethereumjs/vm's runTx rate in-process (decode, sender recovery, execution) on this
- *    node's EVM machine, without RPC or the native chain.
+ *  - the ceilings: @ethereumjs/vm's runTx rate in-process (decode, sender recovery, execution) on this
+ *    node's EVM machine, without RPC or the native chain; and the same machine's eth_call of Counter's
+ *    view with a different caller each time, in-process (what eth_call costs before RPC and HTTP).
  *
  *   npm run bench:evm [-- --transfers N --reads N --clients N]
  */
@@ -15,15 +16,15 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTxFromRLP } from '@ethereumjs/tx';
-import { bytesToHex, privateToAddress } from '@ethereumjs/util';
-import { Wallet } from 'ethers';
+import { Address, bytesToHex, hexToBytes, privateToAddress } from '@ethereumjs/util';
+import { Interface, Wallet } from 'ethers';
 import { randomBytes } from 'node:crypto';
 import { EvmMachine } from '../node-core/evm/machine.ts';
 import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../node-core/evm/state.ts';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
 import { foundryBinary } from '../test/helpers/evm.ts';
 import { followBlockArrivals, percentiles } from './lib/block-arrivals.ts';
-import { deployCounter } from './lib/evm-counter.ts';
+import { counterDeployData, deployCounter } from './lib/evm-counter.ts';
 import { postConcurrently, postFromProcesses, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
@@ -199,17 +200,44 @@ async function benchRunTx(): Promise<number> {
   return rate;
 }
 
+/** eth_call's ceiling: Counter's count() on this node's EVM machine in-process, a different caller each time. */
+async function benchCallCeiling(): Promise<number> {
+  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
+  const base = new EvmBaseState();
+  const key = randomBytes(32);
+  base.accounts.set(bytesToHex(privateToAddress(key)), newEvmAccount(10n ** 24n));
+  const env = { number: 1n, timestamp: BigInt(Math.floor(Date.now() / 1000)), prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
+  const deployed = new EvmChanges();
+  const signed = await new Wallet(bytesToHex(key)).signTransaction({ data: counterDeployData(), nonce: 0, gasLimit: 2_000_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
+  const created = await machine.run({ tx: createTxFromRLP(hexToBytes(signed as `0x${string}`), { common: machine.common }), env, below: base, changes: deployed, canCredit: () => false });
+  if (!created.createdAddress) throw new Error('Counter was not deployed in-process');
+  const view = new LayeredState([deployed], base);
+  const data = hexToBytes(new Interface(['function count() view returns (uint256)']).encodeFunctionData('count') as `0x${string}`);
+  const call = (i: number) =>
+    machine.call({ caller: new Address(hexToBytes(`0x${(i + 1).toString(16).padStart(40, '0')}`)), to: created.createdAddress, data, value: 0n, gasLimit: 30_000_000n, gasPrice: 0n, env: { ...env, baseFeePerGas: 0n }, below: view, canCredit: () => false });
+  for (let i = 0; i < 2_000; i++) await call(1_000_000 + i);
+  const start = performance.now();
+  for (let i = 0; i < READS; i++) {
+    const r = await call(i);
+    if (r.execResult.exceptionError) throw new Error(String(r.execResult.exceptionError.error));
+  }
+  const rate = READS / ((performance.now() - start) / 1000);
+  console.log(`  @ethereumjs/evm runCall in-process (eth_call of count(), a different caller each time): ${READS} calls = ${rate.toFixed(0)} calls/s`);
+  return rate;
+}
+
 console.log(`evm: ${TRANSFERS} pre-signed transfers from ${SENDERS} senders, ${READS} eth_call and ${READS * 2} eth_getBalance requests, ${CONCURRENCY} in flight (reads from ${CLIENTS} client processes)`);
 const ours = await benchIsthmus();
 const anvil = await benchAnvil();
 const bareServer = await benchBareServer();
 const ceiling = await benchRunTx();
+const callCeiling = await benchCallCeiling();
 const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x Anvil (${b.toFixed(0)}/s)` : 'no Anvil here');
 console.log('');
 console.log(`transfers        ${ours.transfers.toFixed(0)}/s = ${ratio(ours.transfers, anvil?.transfers)}; bar 0.5x; ceiling ${ceiling.toFixed(0)}/s (runTx in-process)`);
 console.log(`send-to-receipt  median ${ours.latency.median.toFixed(0)} ms, p90 ${ours.latency.p90.toFixed(0)} ms during the burst${anvil ? ` (Anvil, a block a second: median ${anvil.latency.median.toFixed(0)} ms, p90 ${anvil.latency.p90.toFixed(0)} ms)` : ''}; goal: median within two slots`);
 console.log(`eth_call         ${ours.call.toFixed(0)} requests/s = ${ratio(ours.call, anvil?.call)}; bar 0.25x (the same call: answered from the block's result cache after the first)`);
-console.log(`eth_call (distinct) ${ours.callDistinct.toFixed(0)} requests/s = ${ratio(ours.callDistinct, anvil?.callDistinct)} (a different caller each time: every call executed)`);
+console.log(`eth_call (distinct) ${ours.callDistinct.toFixed(0)} requests/s = ${ratio(ours.callDistinct, anvil?.callDistinct)} (a different caller each time: every call executed); goal 0.3x; ceiling ${callCeiling.toFixed(0)}/s (the same call on the EVM machine in-process, no RPC)${anvil ? ` = ${(callCeiling / anvil.callDistinct).toFixed(2)}x Anvil` : ''}`);
 console.log(`eth_getBalance   ${ours.balance.toFixed(0)} requests/s = ${ratio(ours.balance, anvil?.balance)}; bar 1x; the same client against a bare HTTP server: ${bareServer.toFixed(0)}/s`);
 console.log(memoryGoalLines(ours.memory).map((line, i) => `${i === 0 ? 'memory (RSS)    ' : '                '} ${line}`).join('\n'));
 

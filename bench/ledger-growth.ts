@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { headline } from './lib/headline.ts';
 import { postConcurrently, rpcCall } from './lib/http-load.ts';
 import { startNodeProcess, type NodeProcess } from './lib/node-process.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
@@ -114,3 +115,5 @@ const i = await idle();
 console.log(`  idle: ${i.perBlock.toFixed(1)} bytes per block (${i.allocatedPerBlock.toFixed(1)} allocated) over ${i.blocks} blocks = ${((i.perBlock * SLOTS_PER_DAY) / 1e6).toFixed(1)} MB/day at 400 ms slots`);
 const t = await transfers(i.perBlock);
 console.log(`  transfers: ${t.perTransfer.toFixed(1)} bytes per native transfer (${t.landed} transfers in ${t.blocks} blocks, their blocks' idle cost taken off)`);
+headline({ bench: 'ledger-growth', figure: 'ledger growth per idle block', value: i.perBlock, unit: 'bytes', goal: '< 115 bytes (< 25 MB/day at 400 ms)' });
+headline({ bench: 'ledger-growth', figure: 'ledger growth per native transfer', value: t.perTransfer, unit: 'bytes' });

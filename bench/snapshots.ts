@@ -28,6 +28,7 @@ import { compileMessage, signTransaction } from '../node-core/runtime/message-bu
 import { systemTransferInstruction } from '../node-core/runtime/programs/system-instruction.ts';
 import { copyOfLongLedger } from '../test/helpers/long-ledger.ts';
 import { tempLedger } from '../test/helpers/node.ts';
+import { headline } from './lib/headline.ts';
 
 const LEDGER_SLOTS = 100_000;
 const ACCOUNTS = 10_000;
@@ -96,6 +97,7 @@ async function measure(name: string, ledger: string, accounts: Address[], discar
         discarded = reverted.discardedSlots;
         if (node.chain.confirmedSlot > snap.slot + 1) throw new Error(`after the revert the chain is at ${node.chain.confirmedSlot}, the snapshot at ${snap.slot}`);
       }
+      headline({ bench: 'snapshots', figure: `revert of ${slots.toLocaleString('en-US')} slots, ${name}`, value: median(reverts), unit: 'ms', goal: '< 100 ms' });
       console.log(
         `  ${String(slots).padStart(5)} slots to discard (${discarded} stored): snapshot median ${ms(median(snapshots))} (max ${ms(Math.max(...snapshots))}), revert median ${ms(median(reverts))} (max ${ms(Math.max(...reverts))})`,
       );
