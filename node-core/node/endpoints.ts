@@ -12,7 +12,8 @@ import { ethMethodNotFound } from '../rpc/errors.ts';
 import type { EvmRpcContext } from '../rpc/eth/context.ts';
 import { ethMethods } from '../rpc/eth/methods.ts';
 import { createExplorerStatic } from '../transport/explorer-static.ts';
-import { createHttpServer, type AnswerBody } from '../transport/http-server.ts';
+import { createHttpServer, type AnswerBody, type HttpHandlers } from '../transport/http-server.ts';
+import { answerPostsOnSockets } from '../transport/post-fast-path.ts';
 import { closeServer, listen } from '../transport/listen.ts';
 import { acceptWebSockets, closeWebSockets, upgradeOnlyServer } from '../transport/websocket.ts';
 
@@ -28,9 +29,16 @@ interface Listening {
   allowedHosts?: readonly string[];
 }
 
+/** An HTTP server whose plain JSON-RPC POSTs are answered on the socket (post-fast-path.ts), the rest by node:http. */
+function rpcServer(handlers: HttpHandlers) {
+  const server = createHttpServer(handlers);
+  answerPostsOnSockets(server, handlers);
+  return server;
+}
+
 /** Native JSON-RPC on POST, GET /health, and the explorer at /explorer/. */
 export async function startRpcEndpoint(o: Listening & { answer: AnswerBody; health(): 'ok' | 'behind' | 'unknown'; explorerDir?: string }): Promise<Endpoint> {
-  const server = createHttpServer({ answer: o.answer, health: o.health, serveStatic: createExplorerStatic(o.explorerDir), allowedHosts: o.allowedHosts ?? [] });
+  const server = rpcServer({ answer: o.answer, health: o.health, serveStatic: createExplorerStatic(o.explorerDir), allowedHosts: o.allowedHosts ?? [] });
   const port = await listen(server, o.port, o.host, '--rpc-port');
   return { port, close: () => closeServer(server) };
 }
@@ -76,7 +84,7 @@ const EVM_WEBSOCKET_MAX_PAYLOAD = 1 << 20;
 /** Ethereum JSON-RPC over HTTP, and over WebSocket with eth_subscribe, on `--evm-rpc-port`. */
 export async function startEvmEndpoint(ctx: EvmRpcContext, o: Listening): Promise<Endpoint> {
   const dispatcher = new Dispatcher(ethMethods, ctx, { unknownMethod: ethMethodNotFound });
-  const server = createHttpServer({ answer: (body, request) => dispatcher.handleBodyInPieces(body, request), health: () => 'ok', allowedHosts: o.allowedHosts ?? [], sent: releaseChunks });
+  const server = rpcServer({ answer: (body, request) => dispatcher.handleBodyInPieces(body, request), health: () => 'ok', allowedHosts: o.allowedHosts ?? [], sent: releaseChunks });
   const port = await listen(server, o.port, o.host, '--evm-rpc-port');
   const wss = acceptWebSockets(server, { maxPayload: EVM_WEBSOCKET_MAX_PAYLOAD, allowedHosts: o.allowedHosts ?? [] });
   const service = serveEvmPubsub(wss, ctx);

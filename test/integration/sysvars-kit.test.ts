@@ -71,7 +71,9 @@ before(async () => {
   await waitFor(async () => (await rpc(node.rpcUrl, 'getSlot', [{ commitment: 'finalized' }])).result > SLOTS_PER_EPOCH + 4, { what: 'epoch 1 finalized', timeoutMs: 30_000 });
   const names = Object.keys(SYSVARS) as Name[];
   const read = (encoding: 'base64' | 'jsonParsed') => kit.getMultipleAccounts(names.map((n) => SYSVARS[n]), { encoding, commitment: 'finalized' } as never).send();
-  // The two encodings must come from one bank: read again until no new root came between them.
+  // The two encodings must come from one bank: the clock is paused so the root stops moving (on a
+  // busy machine two reads rarely fit in one 40 ms slot), then read again until no new root came between them.
+  assert.equal((await rpc(node.rpcUrl, 'surfnet_pauseClock', [])).error, undefined);
   const [binary, json] = (await waitFor(
     async () => {
       const pair = [await read('base64'), await read('jsonParsed')] as const;
@@ -79,6 +81,7 @@ before(async () => {
     },
     { what: 'both encodings read at one bank', timeoutMs: 30_000, everyMs: 0 },
   ))!;
+  assert.equal((await rpc(node.rpcUrl, 'surfnet_resumeClock', [])).error, undefined);
   slot = Number(binary.context.slot);
   names.forEach((n, i) => {
     const b = binary.value[i];

@@ -1,0 +1,200 @@
+/**
+ * JSON-RPC POSTs read and answered on the socket itself, without node:http's request and response
+ * objects: for a small request those cost about as much as the rest of the node's work (a bare
+ * node:http server answering a constant serves half the requests a socket-level one does here).
+ *
+ * A connection is read here while its requests are plain JSON-RPC POSTs: HTTP/1.1, a
+ * Content-Length within the body limit, no Transfer-Encoding, Expect or Upgrade, no
+ * `Connection: close`, and a Host the check allows. The first request that is anything else (a
+ * GET of the explorer or the health check, a WebSocket upgrade, a preflight, a refused Host, a
+ * body too large) hands the connection, from that request's first byte on, to the node:http
+ * server, which owns it from then on and answers as it always has. Requests are answered in the
+ * order they came, one at a time, as node:http does.
+ */
+import type http from 'node:http';
+import type net from 'node:net';
+import { hostAllowed } from './host-check.ts';
+import { MAX_REQUEST_BODY_SIZE, type HttpHandlers } from './http-server.ts';
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+/** A request head longer than this goes to node:http (which answers 431). */
+const MAX_HEAD_BYTES = 16 * 1024;
+/** node:http's keep-alive timeout, kept by the connections read here too. */
+const KEEP_ALIVE_MS = 65_000;
+
+/** The parts of a request head this path needs; null: not a request for this path. */
+interface PostHead {
+  bodyLength: number;
+  origin?: string;
+}
+
+function parsePostHead(head: string, allowedHosts: readonly string[]): PostHead | null {
+  const lines = head.split('\r\n');
+  const requestLine = lines[0]!;
+  if (!requestLine.startsWith('POST ') || !requestLine.endsWith(' HTTP/1.1')) return null;
+  let length: number | undefined;
+  let host: string | undefined;
+  let origin: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return null;
+    const name = line.slice(0, colon).toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    switch (name) {
+      case 'content-length':
+        if (length !== undefined || !/^\d{1,9}$/.test(value)) return null;
+        length = Number(value);
+        break;
+      case 'host':
+        if (host !== undefined) return null;
+        host = value;
+        break;
+      case 'origin':
+        origin = value;
+        break;
+      case 'connection':
+        if (/close|upgrade/i.test(value)) return null;
+        break;
+      case 'transfer-encoding':
+      case 'expect':
+      case 'upgrade':
+        return null;
+    }
+  }
+  if (length === undefined || length > MAX_REQUEST_BODY_SIZE) return null;
+  if (!hostAllowed(host, allowedHosts)) return null;
+  return origin === undefined ? { bodyLength: length } : { bodyLength: length, origin };
+}
+
+const POST_PREFIX = Buffer.from('POST ');
+const startsLikePost = (bytes: Buffer) => bytes.subarray(0, POST_PREFIX.length).equals(POST_PREFIX.subarray(0, Math.min(bytes.length, POST_PREFIX.length)));
+
+const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+const head = (status: string, length: number) =>
+  `HTTP/1.1 ${status}\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`;
+
+/**
+ * Reads `server`'s connections here first (see above). `server` must be the node:http server
+ * createHttpServer made for the same handlers; its other connection listeners run for the
+ * connections handed over. Closing the server closes the connections read here as well.
+ */
+export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void {
+  const httpListeners = server.listeners('connection') as ((socket: net.Socket) => void)[];
+  server.removeAllListeners('connection');
+  const open = new Set<net.Socket>();
+  const idle = new Set<net.Socket>();
+
+  const closeAll = server.closeAllConnections.bind(server);
+  server.closeAllConnections = () => {
+    for (const socket of open) socket.destroy();
+    closeAll();
+  };
+  const closeIdle = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => {
+    for (const socket of idle) socket.destroy();
+    closeIdle();
+  };
+
+  server.on('connection', (socket: net.Socket) => {
+    open.add(socket);
+    idle.add(socket);
+    socket.setNoDelay(true);
+    socket.setTimeout(KEEP_ALIVE_MS);
+    let pending: Buffer = Buffer.alloc(0);
+    let answering = false;
+    let handedOver = false;
+    /** The client half-closed: once what it sent is answered, the connection ends (as node:http does). */
+    let ended = false;
+
+    const forget = () => {
+      open.delete(socket);
+      idle.delete(socket);
+    };
+    const onTimeout = () => socket.destroy();
+    const onData = (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      next();
+    };
+    const onEnd = () => {
+      ended = true;
+      next();
+    };
+    socket.on('data', onData);
+    socket.on('end', onEnd);
+    socket.on('timeout', onTimeout);
+    socket.on('close', forget);
+    socket.on('error', () => socket.destroy());
+
+    const handOver = () => {
+      handedOver = true;
+      forget();
+      socket.off('data', onData);
+      socket.off('end', onEnd);
+      socket.off('timeout', onTimeout);
+      socket.off('close', forget);
+      socket.setTimeout(0);
+      socket.pause();
+      if (pending.length > 0) socket.unshift(pending);
+      pending = Buffer.alloc(0);
+      for (const listener of httpListeners) listener.call(server, socket);
+      process.nextTick(() => socket.resume());
+    };
+
+    /** Answers the next whole request in `pending`, if there is one and none is being answered. */
+    const next = () => {
+      if (answering || handedOver || socket.destroyed) return;
+      const end = pending.indexOf(HEAD_END);
+      const request = end < 0 ? undefined : parsePostHead(pending.toString('latin1', 0, end), h.allowedHosts ?? []);
+      // What is not a POST is known from its first bytes (garbage gets node:http's 400 at once).
+      const notPost = request === null || (end < 0 ? pending.length : end) > MAX_HEAD_BYTES || !startsLikePost(pending);
+      if (notPost || !request || pending.length < end + HEAD_END.length + request.bodyLength) {
+        if (ended) {
+          // After the client's FIN the rest can no longer go to node:http (its stream has ended): what is left was cut short.
+          socket.end();
+        } else if (notPost) handOver();
+        return;
+      }
+      const total = end + HEAD_END.length + request.bodyLength;
+      const body = pending.toString('utf8', end + HEAD_END.length, total);
+      pending = pending.subarray(total);
+      answering = true;
+      idle.delete(socket);
+      // The keep-alive timeout runs between requests only: an answer may take longer (a long trace).
+      socket.setTimeout(0);
+      h.answer(body, request.origin === undefined ? undefined : { origin: request.origin }).then(
+        (answer) => finish(answer),
+        (e) => {
+          console.error('isthmus: request failed:', e);
+          const text = rpcError(-32603, 'Internal error');
+          socket.write(head('500 Internal Server Error', Buffer.byteLength(text)) + text);
+          done();
+        },
+      );
+    };
+
+    const finish = (answer: Awaited<ReturnType<HttpHandlers['answer']>>) => {
+      if (socket.destroyed) return;
+      if (answer === null) {
+        socket.write(`HTTP/1.1 204 No Content\r\naccess-control-allow-origin: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`);
+      } else if (typeof answer === 'string') {
+        socket.write(head('200 OK', Buffer.byteLength(answer)) + answer);
+      } else {
+        let length = 0;
+        for (const p of answer) length += Buffer.byteLength(p);
+        socket.write(head('200 OK', length));
+        const sent = h.sent;
+        answer.forEach((piece, i) => socket.write(piece, i === answer.length - 1 && sent ? (e) => !e && sent(answer) : undefined));
+      }
+      done();
+    };
+
+    const done = () => {
+      answering = false;
+      if (socket.destroyed) return;
+      idle.add(socket);
+      socket.setTimeout(KEEP_ALIVE_MS);
+      next();
+    };
+  });
+}
