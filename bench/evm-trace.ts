@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
 import { compileFixture, startAnvil } from '../test/helpers/evm.ts';
+import { headline } from './lib/headline.ts';
 import { rpcCall } from './lib/http-load.ts';
 import { startNodeProcess } from './lib/node-process.ts';
 
@@ -96,4 +97,5 @@ for (const [label] of TRACERS) {
   const a = ours.figures[label]!;
   const b = theirs?.figures[label];
   console.log(`${label.padEnd(30)} ${a.ms.toFixed(0).padStart(6)} ms = ${b ? `${(a.ms / b.ms).toFixed(2)}x Anvil's time (${b.ms.toFixed(0)} ms)` : 'no Anvil here'}; bar < 1000 ms for ${ours.gasUsed} gas`);
+  headline({ bench: 'evm-trace', figure: `debug_traceTransaction ${label}, ${ours.gasUsed} gas`, value: a.ms, unit: 'ms', ...(b ? { peer: { name: 'Anvil', value: b.ms } } : {}), goal: '< 1000 ms' });
 }
