@@ -79,16 +79,24 @@ export function releaseChunks(pieces: readonly JsonPiece[]): void {
   chunkPool.give(pieces);
 }
 
-/** ASCII JSON text written into byte chunks: no string per value, no join, little garbage. */
+/**
+ * ASCII JSON text written into byte chunks: no string per value, no join, little garbage. Full
+ * chunks are kept, or handed to `onChunk` as they fill (a chunk handed on is never written again).
+ */
 export class JsonBytesWriter {
   private readonly chunks: Buffer[] = [];
   private buf: Buffer;
   private pos = 0;
   /** Bytes in the finished chunks. */
   private chunked = 0;
+  /** Chunks begun before the current one. */
+  private begun = 0;
 
   /** `pool`: where chunks come from (and go back to once sent). */
-  constructor(private readonly pool: ChunkPool = chunkPool) {
+  constructor(
+    private readonly pool: ChunkPool = chunkPool,
+    private readonly onChunk?: (chunk: Buffer) => void,
+  ) {
     this.buf = pool.take();
   }
 
@@ -153,7 +161,7 @@ export class JsonBytesWriter {
 
   /** Where the next byte goes: the chunk (counted from 0) and the offset in it. */
   get chunk(): number {
-    return this.chunks.length;
+    return this.begun;
   }
 
   get offset(): number {
@@ -173,18 +181,24 @@ export class JsonBytesWriter {
     this.pos += n;
   }
 
-  /** The text written; the writer is done with. */
+  /** The text written (with `onChunk`: the last chunk handed on, nothing returned); the writer is done with. */
   finish(): Buffer[] {
-    if (this.pos > 0) this.chunks.push(this.buf.subarray(0, this.pos));
+    if (this.pos > 0) this.hand(this.buf.subarray(0, this.pos));
     this.chunked += this.pos;
     this.pos = 0;
     return this.chunks;
   }
 
   private next(atLeast: number): void {
-    if (this.pos > 0) this.chunks.push(this.buf.subarray(0, this.pos));
+    if (this.pos > 0) this.hand(this.buf.subarray(0, this.pos));
     this.chunked += this.pos;
     this.buf = atLeast > CHUNK_BYTES ? Buffer.allocUnsafe(atLeast) : this.pool.take();
     this.pos = 0;
+    this.begun++;
+  }
+
+  private hand(chunk: Buffer): void {
+    if (this.onChunk) this.onChunk(chunk);
+    else this.chunks.push(chunk);
   }
 }

@@ -84,7 +84,7 @@ const EVM_WEBSOCKET_MAX_PAYLOAD = 1 << 20;
 /** Ethereum JSON-RPC over HTTP, and over WebSocket with eth_subscribe, on `--evm-rpc-port`. */
 export async function startEvmEndpoint(ctx: EvmRpcContext, o: Listening): Promise<Endpoint> {
   const dispatcher = new Dispatcher(ethMethods, ctx, { unknownMethod: ethMethodNotFound });
-  const server = rpcServer({ answer: (body, request) => dispatcher.handleBodyInPieces(body, request), health: () => 'ok', allowedHosts: o.allowedHosts ?? [], sent: releaseChunks });
+  const server = rpcServer({ answer: (body, request) => dispatcher.handleBodyInPieces(body, request, { stream: true }), health: () => 'ok', allowedHosts: o.allowedHosts ?? [], sent: releaseChunks });
   const port = await listen(server, o.port, o.host, '--evm-rpc-port');
   const wss = acceptWebSockets(server, { maxPayload: EVM_WEBSOCKET_MAX_PAYLOAD, allowedHosts: o.allowedHosts ?? [] });
   const service = serveEvmPubsub(wss, ctx);

@@ -3,7 +3,8 @@
  * error codes. Ids are echoed exactly as sent (web3.js sends string ids and rejects anything else).
  */
 import { joinPieces, type JsonPiece } from '../common/json-text.ts';
-import { batchText, responseText } from './json.ts';
+import { PieceChannel } from '../common/piece-channel.ts';
+import { batchText, responseText, StreamedResult } from './json.ts';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, methodNotFound } from './errors.ts';
 
 /** What a method may know of the HTTP request that carried it (absent over PubSub and in tests). */
@@ -16,6 +17,9 @@ export type MethodHandler<C> = (params: unknown, ctx: C, request?: RequestInfo) 
 export type MethodTable<C> = Readonly<Record<string, MethodHandler<C>>>;
 
 export const MAX_BATCH_LENGTH = 1_000;
+
+/** A streamed result's writer waits while more than this is queued for the transport to take (two of its 1 MB chunks). */
+export const STREAMED_QUEUE_BYTES = 2 << 20;
 
 type Id = string | number | null;
 
@@ -37,6 +41,8 @@ function toErrorBody(e: unknown): ErrorBody {
   console.error('isthmus: internal error while serving a request:', e);
   return { code: INTERNAL_ERROR, message: 'Internal error' };
 }
+
+const toRpcJsonError = (id: Id, e: unknown) => JSON.stringify(errorResponse(id, toErrorBody(e)));
 
 const isValidId = (id: unknown): id is Id => id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 
@@ -66,8 +72,15 @@ export class Dispatcher<C> {
     return Array.isArray(text) ? joinPieces(text) : text;
   }
 
-  /** As handleBody, but a large answer written ahead as JSON text (JsonText) comes as its pieces, to be written in order. */
-  async handleBodyInPieces(body: string, request?: RequestInfo): Promise<string | JsonPiece[] | null> {
+  /**
+   * As handleBody, but a large answer written ahead as JSON text (JsonText) comes as its pieces, to be
+   * written in order; with `stream`, the answer to a single request whose result streams
+   * (StreamedResult) comes as the pieces of its text as they are written. A batch's results are
+   * collected whole: one failing half-way must not cut the others' answers short.
+   */
+  handleBodyInPieces(body: string, request?: RequestInfo, opts?: { stream?: false }): Promise<string | JsonPiece[] | null>;
+  handleBodyInPieces(body: string, request: RequestInfo | undefined, opts: { stream: boolean }): Promise<string | JsonPiece[] | AsyncIterable<JsonPiece> | null>;
+  async handleBodyInPieces(body: string, request?: RequestInfo, opts: { stream?: boolean } = {}): Promise<string | JsonPiece[] | AsyncIterable<JsonPiece> | null> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -83,12 +96,46 @@ export class Dispatcher<C> {
       const present = answers.filter((a) => a !== null);
       return present.length ? batchText(present) : null;
     }
-    const answer = await this.handleOne(parsed, request);
-    return answer === null ? null : responseText(answer);
+    const answer = await this.handleOne(parsed, request, opts.stream === true);
+    if (answer === null) return null;
+    const { result, id } = answer as { result?: unknown; id: Id };
+    return result instanceof StreamedResult ? this.streamedResponse(result, id) : responseText(answer);
   }
 
-  /** One request object → response object, or null for a notification. */
-  async handleOne(req: unknown, request?: RequestInfo): Promise<object | null> {
+  /**
+   * A response whose result streams, piece by piece as the result's text is written. Its first piece
+   * is given only once the result wrote its first: until then a failure is still an error response.
+   * A failure after that is the iteration's; stopping the iteration early stops the writer.
+   */
+  private async *streamedResponse(result: StreamedResult, id: Id): AsyncGenerator<JsonPiece> {
+    const channel = new PieceChannel(STREAMED_QUEUE_BYTES);
+    const writing = result.writeTo(channel).then(
+      () => channel.end(),
+      (e: unknown) => channel.fail(e),
+    );
+    const pieces = channel[Symbol.asyncIterator]();
+    try {
+      let next: IteratorResult<JsonPiece>;
+      try {
+        next = await pieces.next();
+      } catch (e) {
+        yield toRpcJsonError(id, e);
+        return;
+      }
+      yield '{"jsonrpc":"2.0","result":';
+      for (; !next.done; next = await pieces.next()) yield next.value;
+      yield `,"id":${JSON.stringify(id)}}`;
+    } finally {
+      await pieces.return(undefined);
+      await writing;
+    }
+  }
+
+  /**
+   * One request object → response object, or null for a notification. A StreamedResult stays one
+   * with `streams` (the caller writes it out); else the whole result is computed here.
+   */
+  async handleOne(req: unknown, request?: RequestInfo, streams = false): Promise<object | null> {
     if (typeof req !== 'object' || req === null || Array.isArray(req)) {
       return errorResponse(null, { code: INVALID_REQUEST, message: 'Invalid request' });
     }
@@ -106,6 +153,7 @@ export class Dispatcher<C> {
       try {
         let result = handler(r.params, this.ctx, request);
         if (result instanceof Promise) result = await result;
+        if (result instanceof StreamedResult && (!streams || isNotification)) result = await result.whole();
         // A response must carry `result`; JSON.stringify would drop an undefined one.
         response = { jsonrpc: '2.0', result: result === undefined ? null : result, id };
       } catch (e) {

@@ -6,6 +6,7 @@
  * the replacement never touches string content.
  */
 import { JsonText, type JsonPiece } from '../common/json-text.ts';
+import type { PieceSink } from '../common/piece-channel.ts';
 
 const ROUNDED = '"rentEpoch":18446744073709552000';
 const EXACT = '"rentEpoch":18446744073709551615';
@@ -34,4 +35,18 @@ export function batchText(responses: object[]): string | JsonPiece[] {
   });
   pieces.push(']');
   return pieces;
+}
+
+/**
+ * A result whose text is written while it is computed (the struct logger's trace, its entries sent
+ * while the run steps). `writeTo` writes the result's JSON text into a sink, waiting while the sink is
+ * full; whatever can be refused is refused before the method returns one (a failure after its first
+ * piece leaves the text cut short). `whole` gives the result as methods return them, for the answers
+ * sent as one message (a batch, WebSocket, a notification).
+ */
+export class StreamedResult {
+  constructor(
+    readonly writeTo: (sink: PieceSink) => Promise<void>,
+    readonly whole: () => Promise<unknown>,
+  ) {}
 }

@@ -10,12 +10,21 @@ import { forbiddenHostMessage, hostAllowed } from './host-check.ts';
 /** Agave's MAX_REQUEST_BODY_SIZE. */
 export const MAX_REQUEST_BODY_SIZE = 50 * 1024;
 
+type Piece = string | Uint8Array;
+
 /**
- * A JSON-RPC body in, the response text out, whole or in pieces (strings or UTF-8 bytes) to be
- * written in order, so a large answer is never joined into one string; null: nothing to send, the
- * body held only notifications. `origin` is the browser's Origin header, set when a web page made the request.
+ * A JSON-RPC body in, the response text out: whole, or in pieces (strings or UTF-8 bytes) to be
+ * written in order, so a large answer is never joined into one string, or as a stream of pieces
+ * still being written, sent as they come; null: nothing to send, the body held only notifications.
+ * `origin` is the browser's Origin header, set when a web page made the request.
  */
-export type AnswerBody = (body: string, request?: { origin?: string }) => Promise<string | readonly (string | Uint8Array)[] | null>;
+export type AnswerBody = (body: string, request?: { origin?: string }) => Promise<string | readonly Piece[] | AsyncIterable<Piece> | null>;
+
+/**
+ * A stream's next piece is taken only while less than this is queued for the socket: memory stays
+ * bounded however slowly the client reads, and the kernel's buffers still feed the client meanwhile.
+ */
+export const STREAM_QUEUE_BYTES = 4 << 20;
 
 export interface HttpHandlers {
   answer: AnswerBody;
@@ -24,8 +33,8 @@ export interface HttpHandlers {
   serveStatic?(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   /** Host names allowed beside localhost and IP addresses (host-check.ts). */
   allowedHosts?: readonly string[];
-  /** An answer's pieces were all written to the socket: nothing here reads them any more (their memory may be reused). */
-  sent?(pieces: readonly (string | Uint8Array)[]): void;
+  /** An answer's pieces (or a streamed one's, one by one) were written to the socket: nothing here reads them any more (their memory may be reused). */
+  sent?(pieces: readonly Piece[]): void;
 }
 
 /** A response needs only the origin header; the methods and max-age are for preflight answers. */
@@ -38,7 +47,7 @@ function send(res: http.ServerResponse, status: number, body: string, contentTyp
   res.end(body);
 }
 
-function sendPieces(res: http.ServerResponse, pieces: readonly (string | Uint8Array)[], sent?: (pieces: readonly (string | Uint8Array)[]) => void): void {
+function sendPieces(res: http.ServerResponse, pieces: readonly Piece[], sent?: (pieces: readonly Piece[]) => void): void {
   let length = 0;
   for (const p of pieces) length += Buffer.byteLength(p);
   res.writeHead(200, [ALLOW_ORIGIN, '*', 'content-type', 'application/json', 'content-length', String(length)]);
@@ -46,6 +55,52 @@ function sendPieces(res: http.ServerResponse, pieces: readonly (string | Uint8Ar
   // 'finish': the last byte went to the socket. A response cut short never finishes, and its pieces are left to the GC.
   if (sent) res.once('finish', () => sent(pieces));
   res.end();
+}
+
+/** Resolves true once the socket took what was queued, false when the connection is gone. */
+function drained(res: http.ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve(false);
+    const done = (ok: boolean) => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
+
+/**
+ * A streamed answer, in chunked encoding (its length is known only at its end). Each byte piece
+ * goes to `sent` once the socket took it. The stream is read no further once the client is gone
+ * (the writer behind it stops); a stream that fails after it began breaks the connection, so that
+ * no client takes the part for an answer.
+ */
+async function sendStream(res: http.ServerResponse, stream: AsyncIterable<Piece>, sent?: (pieces: readonly Piece[]) => void): Promise<void> {
+  const pieces = stream[Symbol.asyncIterator]();
+  let began = false;
+  try {
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
+      if (!began) {
+        res.writeHead(200, [ALLOW_ORIGIN, '*', 'content-type', 'application/json']);
+        began = true;
+      }
+      const piece = next.value;
+      if (res.destroyed) break;
+      res.write(piece, sent && typeof piece !== 'string' ? (e) => e || sent([piece]) : undefined);
+      if (res.writableLength > STREAM_QUEUE_BYTES && !(await drained(res))) break;
+    }
+    if (!res.destroyed) res.end();
+  } catch (e) {
+    if (!res.destroyed) console.error(`isthmus: a streamed answer failed${began ? ' after it began; the connection is broken' : ''}:`, e);
+    if (began || res.destroyed) res.destroy();
+    else send(res, 500, rpcError(-32603, 'Internal error'));
+  } finally {
+    await pieces.return?.();
+  }
 }
 
 const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -91,6 +146,7 @@ export function createHttpServer(h: HttpHandlers): http.Server {
             res.writeHead(204, { [ALLOW_ORIGIN]: '*' });
             res.end();
           } else if (typeof answer === 'string') send(res, 200, answer);
+          else if (Symbol.asyncIterator in answer) void sendStream(res, answer, h.sent);
           else sendPieces(res, answer, h.sent);
         },
         (e) => {

@@ -4,13 +4,16 @@
  * the stack, memory, the storage slots the contract touched, and the last call's return data.
  *
  * A million gas is some 260,000 entries and 80 MB of JSON, so the entries are written as JSON text
- * while the run steps (no object per entry, no stringify of a huge tree). An entry is held until
- * the next step, because a call's cost learns the gas it handed on when the callee starts.
+ * while the run steps (no object per entry, no stringify of a huge tree): kept for the answer, or
+ * given a sink, handed on chunk by chunk as they fill, the run waiting while the sink is full (the
+ * entries go to the client while the run steps). An entry is held until the next step, because a
+ * call's cost learns the gas it handed on when the callee starts.
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { bytesToHex } from '@ethereumjs/util';
 import type { RunTxResult } from '@ethereumjs/vm';
-import { JsonBytesWriter, JsonText } from '../../common/json-text.ts';
+import { chunkPool, JsonBytesWriter, JsonText } from '../../common/json-text.ts';
+import type { PieceSink } from '../../common/piece-channel.ts';
 import type { EvmListeners } from '../machine.ts';
 import { stackOf } from './light-step-events.ts';
 import { StackText } from './stack-text.ts';
@@ -92,8 +95,16 @@ export class TraceTooLarge extends Error {
   }
 }
 
+/** geth's ExecutionResult members other than the entries; a deposit (no run) has none of its own. */
+function resultMembers(run: RunTxResult | undefined): string {
+  if (!run) return '"gas":0,"failed":false,"returnValue":"0x"';
+  return `"gas":${Number(run.totalGasSpent)},"failed":${run.execResult.exceptionError !== undefined},"returnValue":"${bytesToHex(run.execResult.returnValue)}"`;
+}
+
 export class StructLogger {
-  private readonly out = new JsonBytesWriter();
+  private readonly out: JsonBytesWriter;
+  /** Streaming: the sink is full, and the run waits for this before its next step. */
+  private waiting: Promise<void> | null = null;
   /** The cap was reached: nothing more is written, and the result is refused. */
   private tooLarge = false;
   /** Entries logged, and written out (all but the held one). */
@@ -118,13 +129,21 @@ export class StructLogger {
   /** Its memory, return data and storage members, by option. */
   private heldRest = '';
 
+  /**
+   * With `sink`, the answer streams: its text, with the entries first (`{"structLogs":[...],"gas":..}`:
+   * the other members are known only at the end), goes into the sink as chunks fill, and end() writes the rest.
+   */
   constructor(
     private readonly config: StructLoggerConfig,
     private readonly maxBytes = MAX_STRUCT_LOG_BYTES,
-  ) {}
+    private readonly sink?: PieceSink,
+  ) {
+    this.out = sink ? new JsonBytesWriter(chunkPool, (chunk) => void (sink.write(chunk) || (this.waiting ??= this.wait(sink)))) : new JsonBytesWriter();
+    if (sink) this.out.ascii('{"structLogs":[');
+  }
 
   readonly listeners: EvmListeners = {
-    step: (e) => this.step(e),
+    step: (e) => (this.sink ? this.streamStep(e) : this.step(e)),
     beforeMessage: (m: Message) => {
       this.setReturnData(EMPTY);
       // geth's cost of a call or create includes the gas given to the callee (less a value call's stipend, which is free).
@@ -197,11 +216,38 @@ export class StructLogger {
     this.held = false;
   }
 
+  /** A step while streaming: past the cap the run stops (the answer can no longer be whole); while the sink is full the run waits. */
+  private streamStep(e: InterpreterStep): void | Promise<void> {
+    const pending = this.step(e);
+    if (this.tooLarge) return Promise.reject(new TraceTooLarge(this.maxBytes));
+    const waiting = this.waiting;
+    if (!waiting) return pending;
+    this.waiting = null;
+    return pending ? pending.then(() => waiting) : waiting;
+  }
+
+  private wait(sink: PieceSink): Promise<void> {
+    const ready = sink.ready();
+    // Marked handled: it may reject (the reader gone) before a step hands it to the run.
+    ready.catch(() => {});
+    return ready;
+  }
+
   /** geth's ExecutionResult, as JSON text. */
   result(run: RunTxResult): JsonText {
     if (this.held) this.writeHeld();
     if (this.tooLarge) throw new TraceTooLarge(this.maxBytes);
-    const head = `{"gas":${Number(run.totalGasSpent)},"failed":${run.execResult.exceptionError !== undefined},"returnValue":"${bytesToHex(run.execResult.returnValue)}","structLogs":[`;
-    return new JsonText([head, ...this.out.finish(), ']}']);
+    return new JsonText([`{${resultMembers(run)},"structLogs":[`, ...this.out.finish(), ']}']);
+  }
+
+  /** Streaming: the rest of the answer (`run`'s members; none for a deposit) into the sink, once it can take it. */
+  async end(run: RunTxResult | undefined): Promise<void> {
+    if (this.held) this.writeHeld();
+    if (this.tooLarge) throw new TraceTooLarge(this.maxBytes);
+    this.out.ascii(`],${resultMembers(run)}}`);
+    this.out.finish();
+    const waiting = this.waiting;
+    this.waiting = null;
+    await waiting;
   }
 }

@@ -14,10 +14,12 @@ import { recipientOf } from '../../evm/space.ts';
 import { CallFrameCollector, depositFrame, type CallFrame } from '../../evm/trace/call-frames.ts';
 import { PrestateCollector, type PrestateConfig } from '../../evm/trace/prestate.ts';
 import { depositOf, type LayeredSource, LayeredSource as Layered, type ReplayedEntry } from '../../evm/trace/replay.ts';
-import { StructLogger, TraceTooLarge, type StructLoggerConfig } from '../../evm/trace/struct-logger.ts';
+import { MAX_STRUCT_LOG_BYTES, StructLogger, TraceTooLarge, type StructLoggerConfig } from '../../evm/trace/struct-logger.ts';
 import { EvmChanges } from '../../evm/state.ts';
 import { BRIDGE_ADDRESS } from '../../evm/constants.ts';
 import { JsonText, type JsonPiece } from '../../common/json-text.ts';
+import { ReaderGone, type PieceSink } from '../../common/piece-channel.ts';
+import { StreamedResult } from '../json.ts';
 import { RpcError, INVALID_PARAMS } from '../errors.ts';
 import { optional, parseParams, required, type Parse } from '../params.ts';
 import { callBridgeRecipient, callEnv, callTransaction, checkValue, SERVER_ERROR, ZERO_ADDRESS } from './call.ts';
@@ -157,14 +159,32 @@ const anyValue: Parse<unknown> = (v) => v;
 /** A block number (JSON numbers too, as Otterscan sends), a tag or a hash. */
 const blockArg: Parse<BlockSelector> = (v, name) => blockSelector(typeof v === 'number' ? hex(v) : v, name);
 
+/**
+ * The struct logger's answer written into `sink` while `run` steps (`run`: the traced run, with these
+ * listeners; its result, none for a deposit). The entries come first, the members known at the end after.
+ */
+async function streamStructLogs(config: StructLoggerConfig, sink: PieceSink, run: (listeners: EvmListeners) => Promise<RunTxResult | undefined>): Promise<void> {
+  const logger = new StructLogger(config, MAX_STRUCT_LOG_BYTES, sink);
+  try {
+    await logger.end(await run(logger.listeners));
+  } catch (e) {
+    throw e instanceof TraceTooLarge ? new RpcError(SERVER_ERROR, e.message) : e;
+  }
+}
+
 const debug_traceTransaction: Method = async (p, ctx) => {
   const [hash, raw] = parseParams(p, [required('hash', hash32), optional('config', anyValue)]);
   const spec = traceConfig(raw, 1);
   const found = await findTransaction(ctx, hash);
-  const { from, to } = endpoints(found);
-  const tracer = makeTracer(spec, from, to, firstLogIndex(found.records, found.record.index));
-  const entry = await replayTransaction(ctx, found, tracer.listeners);
-  return tracer.result(traced(entry));
+  const whole = async () => {
+    const { from, to } = endpoints(found);
+    const tracer = makeTracer(spec, from, to, firstLogIndex(found.records, found.record.index));
+    const entry = await replayTransaction(ctx, found, tracer.listeners);
+    return tracer.result(traced(entry));
+  };
+  if (spec.kind !== 'struct') return whole();
+  // The struct logger's answer (~70 MB for a million gas) goes to an HTTP client while the run steps.
+  return new StreamedResult((sink) => streamStructLogs(spec.config, sink, async (listeners) => (await replayTransaction(ctx, found, listeners)).result), whole);
 };
 
 /** debug_traceBlock*'s list; a result written ahead as JSON text (the struct logger's) goes in as its pieces. */
@@ -230,16 +250,23 @@ const debug_traceCall: Method = async (p, ctx) => {
   const machine = await replayerOf(ctx.space).machine();
   const gas = call.gas !== undefined && call.gas < MAX_TX_GAS ? call.gas : MAX_TX_GAS;
   const tx = await callTransaction(call, target, gas, machine.common);
-  const tracer = makeTracer(spec, from, call.to);
   const pre = new Layered([], target.state);
   const changes = new EvmChanges();
-  let result: RunTxResult;
-  try {
-    result = await machine.runListened({ tx, env: callEnv(target.env, call), below: pre, changes, canCredit: callBridgeRecipient(call), call: true }, tracer.listeners);
-  } catch (e) {
-    throw new RpcError(SERVER_ERROR, (e as Error).message.split(' (')[0]!.split(' -> ')[0]!);
-  }
-  return tracer.result({ result, pre, post: pre.with(changes) });
+  const run = async (listeners: EvmListeners, streaming: boolean): Promise<RunTxResult> => {
+    try {
+      return await machine.runListened({ tx, env: callEnv(target.env, call), below: pre, changes, canCredit: callBridgeRecipient(call), call: true }, listeners);
+    } catch (e) {
+      // A streamed run stopped by its reader or its cap fails as it is.
+      if (streaming && (e instanceof ReaderGone || e instanceof TraceTooLarge)) throw e;
+      throw new RpcError(SERVER_ERROR, (e as Error).message.split(' (')[0]!.split(' -> ')[0]!);
+    }
+  };
+  const whole = async () => {
+    const tracer = makeTracer(spec, from, call.to);
+    return tracer.result({ result: await run(tracer.listeners, false), pre, post: pre.with(changes) });
+  };
+  if (spec.kind !== 'struct') return whole();
+  return new StreamedResult((sink) => streamStructLogs(spec.config, sink, (listeners) => run(listeners, true)), whole);
 };
 
 export const debugMethods = { debug_traceTransaction, debug_traceCall, debug_traceBlockByNumber, debug_traceBlockByHash };
