@@ -39,3 +39,38 @@ test('a struct-logger trace past its cap is refused with a way to ask for less; 
   // Exactly at its size it still fits.
   assert.equal(joinPieces((await tracedRun(bytes))().pieces).length, bytes);
 });
+
+/** The same loop traced with the logger streaming into a sink that keeps the pieces (and says it is full every `fullEvery` pieces). */
+async function streamedRun(maxBytes?: number, fullEvery = 1) {
+  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
+  const base = new EvmBaseState();
+  base.accounts.set(bytesToHex(privateToAddress(KEY)), newEvmAccount(10n ** 24n));
+  const codeHash = keccak256(LOOP);
+  base.accounts.set(CONTRACT, { ...newEvmAccount(0n), codeHash });
+  base.codes.set(bytesToHex(codeHash), LOOP);
+  const raw = await new Wallet(bytesToHex(KEY)).signTransaction({ to: CONTRACT, nonce: 0, gasLimit: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
+  const tx = createTxFromRLP(Buffer.from(raw.slice(2), 'hex'), { common: machine.common });
+  const pieces: Uint8Array[] = [];
+  let waits = 0;
+  const sink = { write: (p: string | Uint8Array) => (pieces.push(p as Uint8Array), pieces.length % fullEvery !== 0), ready: async () => void waits++ };
+  const logger = new StructLogger({}, maxBytes, sink);
+  const env = { number: 1n, timestamp: 1_700_000_000n, prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
+  const run = await machine.runListened({ tx, env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
+  await logger.end(run);
+  return { text: joinPieces(pieces), waits, chunks: pieces.length };
+}
+
+test('streamed into a sink, the answer has its entries first and parses equal to the whole one; the run waits whenever the sink is full', async () => {
+  const whole = JSON.parse(joinPieces((await tracedRun())().pieces));
+  const streamed = await streamedRun();
+  assert.ok(streamed.text.startsWith('{"structLogs":[{"pc":0,'), streamed.text.slice(0, 40));
+  assert.deepEqual(Object.keys(JSON.parse(streamed.text)), ['structLogs', 'gas', 'failed', 'returnValue']);
+  assert.deepEqual(JSON.parse(streamed.text), whole);
+  assert.ok(streamed.chunks >= 2, `${streamed.chunks} chunks`);
+  assert.equal(streamed.waits, streamed.chunks, 'the sink said full at each chunk');
+});
+
+test('streamed past its cap, the run stops there with TraceTooLarge', async () => {
+  const bytes = (await streamedRun()).text.length;
+  await assert.rejects(streamedRun(Math.floor(bytes / 4)), TraceTooLarge);
+});

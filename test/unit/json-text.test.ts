@@ -5,9 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ChunkPool, JsonBytesWriter, JsonText, joinPieces } from '../../node-core/common/json-text.ts';
+import { ChunkPool, JsonBytesWriter, JsonText, joinPieces, type JsonPiece } from '../../node-core/common/json-text.ts';
+import { ReaderGone, type PieceSink } from '../../node-core/common/piece-channel.ts';
 import { StackText } from '../../node-core/evm/trace/stack-text.ts';
 import { Dispatcher } from '../../node-core/rpc/dispatcher.ts';
+import { RpcError } from '../../node-core/rpc/errors.ts';
+import { StreamedResult } from '../../node-core/rpc/json.ts';
 
 const text = (w: JsonBytesWriter) => Buffer.concat(w.finish()).toString('latin1');
 
@@ -107,28 +110,36 @@ describe('ChunkPool', () => {
 });
 
 describe('StackText', () => {
-  test('each step writes the whole stack as JSON, however much of it the step before shared', () => {
-    const w = new JsonBytesWriter();
-    const s = new StackText();
-    const stack: bigint[] = [];
-    let want = '';
-    let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    // Enough steps to cross chunk boundaries: the copy of the shared bottom must never reach into an older chunk.
-    for (let step = 0; step < 30_000; step++) {
-      const r = random();
-      if (r < 0.3 && stack.length > 0) stack.pop();
-      else if (r < 0.6 && stack.length < 1024) stack.push(random() < 0.5 ? BigInt(Math.floor(random() * 70_000)) : BigInt(`0x${Math.floor(random() * 2 ** 48).toString(16)}${'ab'.repeat(26)}`));
-      else if (stack.length > 0) stack[stack.length - 1] = stack[Math.floor(random() * stack.length)]!;
-      // The interpreter's store keeps popped words past its length.
-      const store = [...stack, 1n, 2n];
-      s.update(store, stack.length);
-      s.writeMember(w);
-      want += `,"stack":[${stack.map((v) => `"0x${v.toString(16)}"`).join(',')}]`;
-    }
-    assert.ok(want.length > 2 << 20);
-    assert.equal(text(w), want);
-  });
+  for (const handedOn of [false, true]) {
+    test(`each step writes the whole stack as JSON, however much of it the step before shared${handedOn ? ' (chunks handed on as they fill)' : ''}`, () => {
+      const handed: Buffer[] = [];
+      const w = handedOn ? new JsonBytesWriter(new ChunkPool(0, 1000), (c) => void handed.push(c)) : new JsonBytesWriter();
+      const text = (w: JsonBytesWriter) => {
+        const kept = w.finish();
+        if (handedOn) assert.ok(kept.length === 0 && handed.length > 2, 'with onChunk every chunk is handed on, none kept');
+        return Buffer.concat(handedOn ? handed : kept).toString('latin1');
+      };
+      const s = new StackText();
+      const stack: bigint[] = [];
+      let want = '';
+      let seed = 7;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      // Enough steps to cross chunk boundaries: the copy of the shared bottom must never reach into an older chunk.
+      for (let step = 0; step < 30_000; step++) {
+        const r = random();
+        if (r < 0.3 && stack.length > 0) stack.pop();
+        else if (r < 0.6 && stack.length < 1024) stack.push(random() < 0.5 ? BigInt(Math.floor(random() * 70_000)) : BigInt(`0x${Math.floor(random() * 2 ** 48).toString(16)}${'ab'.repeat(26)}`));
+        else if (stack.length > 0) stack[stack.length - 1] = stack[Math.floor(random() * stack.length)]!;
+        // The interpreter's store keeps popped words past its length.
+        const store = [...stack, 1n, 2n];
+        s.update(store, stack.length);
+        s.writeMember(w);
+        want += `,"stack":[${stack.map((v) => `"0x${v.toString(16)}"`).join(',')}]`;
+      }
+      assert.ok(want.length > 2 << 20);
+      assert.equal(text(w), want);
+    });
+  }
 });
 
 describe('the dispatcher and JSON text', () => {
@@ -156,5 +167,65 @@ describe('the dispatcher and JSON text', () => {
       { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 3 },
     ]);
     assert.equal(await dispatcher.handleBody(`[${one('plain', 1)}]`), '[{"jsonrpc":"2.0","result":{"a":[1,"x"],"b":null},"id":1}]');
+  });
+});
+
+describe('the dispatcher and a streamed result', () => {
+  /** A result written as `parts` into the sink, each awaited when the sink is full; `fail`: thrown after that many parts. */
+  const streamed = (parts: string[], fail = Infinity, log: { whole: number; gone?: unknown } = { whole: 0 }) =>
+    new StreamedResult(
+      async (sink: PieceSink) => {
+        for (let i = 0; i < parts.length; i++) {
+          if (i === fail) throw new RpcError(-32000, 'failed after ' + i);
+          try {
+            if (!sink.write(Buffer.from(parts[i]!))) await sink.ready();
+          } catch (e) {
+            log.gone = e;
+            throw e;
+          }
+        }
+      },
+      async () => (log.whole++, { whole: true }),
+    );
+  const log = { whole: 0 } as { whole: number; gone?: unknown };
+  let result: () => StreamedResult;
+  const dispatcher = new Dispatcher({ streams: () => result() }, {});
+  const one = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'streams' });
+  const read = async (answer: unknown) => {
+    assert.ok(answer !== null && typeof answer === 'object' && Symbol.asyncIterator in answer, 'a stream');
+    let out = '';
+    for await (const p of answer as AsyncIterable<JsonPiece>) out += joinPieces([p]);
+    return out;
+  };
+
+  test('a single request with stream: the response around the pieces as they are written', async () => {
+    result = () => streamed(['{"structLogs":[', '1,2', '],"gas":3}']);
+    assert.equal(await read(await dispatcher.handleBodyInPieces(one(7), undefined, { stream: true })), '{"jsonrpc":"2.0","result":{"structLogs":[1,2],"gas":3},"id":7}');
+  });
+
+  test('a failure before the first piece is an error response; after it, the iteration fails', async () => {
+    result = () => streamed(['{"a":1}'], 0);
+    assert.deepEqual(JSON.parse(await read(await dispatcher.handleBodyInPieces(one(1), undefined, { stream: true }))), { jsonrpc: '2.0', error: { code: -32000, message: 'failed after 0' }, id: 1 });
+    result = () => streamed(['{"a":', '1}'], 1);
+    await assert.rejects(read(await dispatcher.handleBodyInPieces(one(1), undefined, { stream: true })), /failed after 1/);
+  });
+
+  test("a reader that stops early fails the writer's wait", async () => {
+    const parts = Array.from({ length: 8 }, () => 'x'.repeat(1 << 20));
+    result = () => streamed(parts, Infinity, log);
+    const answer = (await dispatcher.handleBodyInPieces(one(1), undefined, { stream: true })) as AsyncIterable<JsonPiece>;
+    for await (const _ of answer) break;
+    assert.ok(log.gone instanceof ReaderGone, String(log.gone));
+  });
+
+  test('without stream, in a batch and as a notification, the whole result is given', async () => {
+    result = () => streamed(['{"never":1}'], Infinity, log);
+    log.whole = 0;
+    const whole = '{"jsonrpc":"2.0","result":{"whole":true},"id":1}';
+    assert.equal(await dispatcher.handleBodyInPieces(one(1)), whole);
+    assert.equal(await dispatcher.handleBody(one(1)), whole);
+    assert.equal(await dispatcher.handleBodyInPieces(`[${one(1)}]`, undefined, { stream: true }), `[${whole}]`);
+    assert.equal(await dispatcher.handleBodyInPieces(JSON.stringify({ jsonrpc: '2.0', method: 'streams' }), undefined, { stream: true }), null);
+    assert.equal(log.whole, 4);
   });
 });
