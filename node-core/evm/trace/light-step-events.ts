@@ -38,7 +38,7 @@ interface Env {
   eof?: unknown;
 }
 interface InterpreterLike {
-  _evm: { DEBUG: boolean; [TRACE_STEP]?: StepHandler };
+  _evm: { DEBUG: boolean; [TRACE_STEP]?: StepHandler; transientStorage?: { clear(): void; _indices?: number[] } };
   _env: Env;
   _runState: RunState;
   lookupOpInfo(op: number): { opcodeInfo: OpInfo };
@@ -111,7 +111,17 @@ export function installLightStepEvents(): Promise<boolean> {
       // Debug logging and EOF code read more of the event: they keep @ethereumjs's own.
       if (!handler || this._evm.DEBUG || this._env.eof !== undefined) return original.call(this, dynamicFee, gasLeft, memorySize);
       const event = new StepEvent(this._runState, this._env, this.lookupOpInfo(this._runState.opCode).opcodeInfo, dynamicFee, gasLeft, memorySize);
-      return handler(event as unknown as InterpreterStep) as Promise<void>;
+      const pending = handler(event as unknown as InterpreterStep);
+      if (!(pending instanceof Promise)) return pending as unknown as Promise<void>;
+      const evm = this._evm;
+      return pending.catch((e: unknown) => {
+        // The tracer stopped the run mid-message (its reader gone, its cap): @ethereumjs clears the
+        // transient storage only when the outermost message ends, so it is cleared here, before the
+        // machine's next run could read this one's.
+        evm.transientStorage?.clear();
+        if (evm.transientStorage?._indices) evm.transientStorage._indices.length = 0;
+        throw e;
+      });
     };
     return true;
   })());
