@@ -11,6 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -287,5 +288,45 @@ describe('EVM tracing: the node against Anvil', () => {
     } finally {
       provider.destroy();
     }
+  });
+  // A single HTTP request's struct logger answer streams while the traced run steps (its entries first);
+  // a batch, a block trace and WebSocket collect it whole. Last: its transaction changes our side's contract only.
+  test("the struct logger's streamed answer parses equal to the collected one; a client that leaves half-way leaves the node answering right", { skip: NO_ANVIL }, async () => {
+    // Some 100,000 gas of keccak rounds: an answer of several MB, sent in many chunks.
+    const burn = iface.encodeFunctionData('burn', [200]);
+    const to = ours.receipts.deploy!.contractAddress!;
+    const sent = await ours.alice.sendTransaction({ to, data: burn, gasLimit: 1_000_000n, gasPrice: GAS_PRICE, type: 0 });
+    const receipt = (await waitFor(() => ours.provider.getTransactionReceipt(sent.hash), { what: "the burn's receipt", timeoutMs: 30_000 }))!;
+    const post = async (body: unknown) => {
+      const res = await fetch(ours.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { chunked: res.headers.get('transfer-encoding') === 'chunked', text: await res.text() };
+    };
+    const request = (method: string, params: unknown[], id = 1) => ({ jsonrpc: '2.0', id, method, params });
+    const streamed = await post(request('debug_traceTransaction', [sent.hash]));
+    assert.ok(streamed.chunked, 'sent as it is written');
+    assert.ok(streamed.text.length > 4_000_000 && streamed.text.startsWith('{"jsonrpc":"2.0","result":{"structLogs":[{"pc":0,'), streamed.text.slice(0, 300));
+    const answer = JSON.parse(streamed.text);
+    assert.equal(answer.id, 1);
+    assert.equal(answer.result.gas, Number(receipt.gasUsed));
+    // A batch of one collects the answer whole, in geth's member order.
+    const batch = await post([request('debug_traceTransaction', [sent.hash])]);
+    assert.ok(!batch.chunked);
+    assert.ok(batch.text.startsWith('[{"jsonrpc":"2.0","result":{"gas":'), batch.text.slice(0, 100));
+    assert.deepEqual(JSON.parse(batch.text)[0].result, answer.result);
+    const block = JSON.parse((await post(request('debug_traceBlockByNumber', [`0x${receipt.blockNumber.toString(16)}`]))).text).result;
+    assert.deepEqual(block.find((t: any) => t.txHash === sent.hash).result, answer.result);
+    // debug_traceCall streams the same way.
+    const callArgs = [{ from: ours.alice.address, to, data: burn, gas: '0xf4240' }, `0x${(receipt.blockNumber - 1).toString(16)}`];
+    const callStreamed = await post(request('debug_traceCall', callArgs));
+    assert.ok(callStreamed.chunked);
+    assert.deepEqual(JSON.parse(callStreamed.text).result, JSON.parse((await post([request('debug_traceCall', callArgs)])).text)[0].result);
+    // A client that takes the first bytes and goes away; then the same answer, and the node answers.
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(ours.url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => res.once('data', () => (req.destroy(), resolve())));
+      req.on('error', (e) => (req.destroyed ? resolve() : reject(e)));
+      req.end(JSON.stringify(request('debug_traceTransaction', [sent.hash])));
+    });
+    assert.equal((await post(request('debug_traceTransaction', [sent.hash]))).text, streamed.text);
+    assert.equal(await call(ours.url, 'eth_chainId', []), `0x${(await ours.provider.getNetwork()).chainId.toString(16)}`);
   });
 });
