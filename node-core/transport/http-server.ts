@@ -26,6 +26,14 @@ export type AnswerBody = (body: string, request?: { origin?: string }) => Promis
  */
 export const STREAM_QUEUE_BYTES = 4 << 20;
 
+/**
+ * A client that leaves a streamed answer's queue for the socket undrained this long is cut off: the
+ * writer behind the stream waits while the client does not read, and what it holds (a traced run
+ * holds the tracing machine) must not be held for ever by a client that keeps its connection open
+ * and reads nothing.
+ */
+export const STREAM_STALL_MS = 30_000;
+
 export interface HttpHandlers {
   answer: AnswerBody;
   health(): 'ok' | 'behind' | 'unknown';
@@ -35,6 +43,8 @@ export interface HttpHandlers {
   allowedHosts?: readonly string[];
   /** An answer's pieces (or a streamed one's, one by one) were written to the socket: nothing here reads them any more (their memory may be reused). */
   sent?(pieces: readonly Piece[]): void;
+  /** How long a streamed answer's queue may stay undrained before the client is cut off [default: STREAM_STALL_MS]. */
+  streamStallMs?: number;
 }
 
 /** A response needs only the origin header; the methods and max-age are for preflight answers. */
@@ -57,17 +67,22 @@ function sendPieces(res: http.ServerResponse, pieces: readonly Piece[], sent?: (
   res.end();
 }
 
-/** Resolves true once the socket took what was queued, false when the connection is gone. */
-function drained(res: http.ServerResponse): Promise<boolean> {
+/** Resolves true once the socket took what was queued; false when the connection is gone, or cut off after `stallMs` without a drain. */
+function drained(res: http.ServerResponse, stallMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     if (res.destroyed) return resolve(false);
     const done = (ok: boolean) => {
+      clearTimeout(stall);
       res.off('drain', onDrain);
       res.off('close', onClose);
       resolve(ok);
     };
     const onDrain = () => done(true);
     const onClose = () => done(false);
+    const stall = setTimeout(() => {
+      res.destroy();
+      done(false);
+    }, stallMs);
     res.on('drain', onDrain);
     res.on('close', onClose);
   });
@@ -75,11 +90,11 @@ function drained(res: http.ServerResponse): Promise<boolean> {
 
 /**
  * A streamed answer, in chunked encoding (its length is known only at its end). Each byte piece
- * goes to `sent` once the socket took it. The stream is read no further once the client is gone
- * (the writer behind it stops); a stream that fails after it began breaks the connection, so that
- * no client takes the part for an answer.
+ * goes to `sent` once the socket took it. The stream is read no further once the client is gone or
+ * cut off (its queue undrained for `stallMs`), and the writer behind it stops; a stream that fails
+ * after it began breaks the connection, so that no client takes the part for an answer.
  */
-async function sendStream(res: http.ServerResponse, stream: AsyncIterable<Piece>, sent?: (pieces: readonly Piece[]) => void): Promise<void> {
+async function sendStream(res: http.ServerResponse, stream: AsyncIterable<Piece>, stallMs: number, sent?: (pieces: readonly Piece[]) => void): Promise<void> {
   const pieces = stream[Symbol.asyncIterator]();
   let began = false;
   try {
@@ -91,7 +106,7 @@ async function sendStream(res: http.ServerResponse, stream: AsyncIterable<Piece>
       const piece = next.value;
       if (res.destroyed) break;
       res.write(piece, sent && typeof piece !== 'string' ? (e) => e || sent([piece]) : undefined);
-      if (res.writableLength > STREAM_QUEUE_BYTES && !(await drained(res))) break;
+      if (res.writableLength > STREAM_QUEUE_BYTES && !(await drained(res, stallMs))) break;
     }
     if (!res.destroyed) res.end();
   } catch (e) {
@@ -146,7 +161,7 @@ export function createHttpServer(h: HttpHandlers): http.Server {
             res.writeHead(204, { [ALLOW_ORIGIN]: '*' });
             res.end();
           } else if (typeof answer === 'string') send(res, 200, answer);
-          else if (Symbol.asyncIterator in answer) void sendStream(res, answer, h.sent);
+          else if (Symbol.asyncIterator in answer) void sendStream(res, answer, h.streamStallMs ?? STREAM_STALL_MS, h.sent);
           else sendPieces(res, answer, h.sent);
         },
         (e) => {

@@ -172,6 +172,30 @@ describe('the HTTP transport streams an answer', () => {
   });
 });
 
+test("a client that keeps its connection open and reads nothing is cut off after the stall time; the writer's wait fails", async () => {
+  const server = createHttpServer({ answer: async () => megabytes(1024, state), health: () => 'ok', streamStallMs: 300 });
+  const state = newState();
+  const port = await listen(server, 0, '127.0.0.1', '--port');
+  try {
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/' }, resolve);
+      req.on('error', reject);
+      req.end('{}');
+    });
+    res.pause();
+    await until("the writer's wait to fail", () => state.failed !== undefined);
+    assert.ok(state.failed instanceof ReaderGone, String(state.failed));
+    // Read now, the response ends cut short.
+    res.on('error', () => {});
+    res.resume();
+    await new Promise((r) => res.once('close', r));
+    assert.equal(res.complete, false, 'the response was cut off before its end');
+    assert.ok(state.written < 1024 * MB);
+  } finally {
+    await closeServer(server);
+  }
+});
+
 describe('PieceChannel', () => {
   test('the reader gets the pieces in order; the writer is told to wait past its bound and released as the reader takes', async () => {
     const channel = new PieceChannel(10);
