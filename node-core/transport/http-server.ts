@@ -4,6 +4,7 @@
  * static files on other GETs, the Host check, the body limit, and CORS headers as Solana's RPC sends
  * them so browsers and extensions can call it.
  */
+import type { EventEmitter } from 'node:events';
 import http from 'node:http';
 import { forbiddenHostMessage, hostAllowed } from './host-check.ts';
 
@@ -67,8 +68,11 @@ function sendPieces(res: http.ServerResponse, pieces: readonly Piece[], sent?: (
   res.end();
 }
 
-/** Resolves true once the socket took what was queued; false when the connection is gone, or cut off after `stallMs` without a drain. */
-function drained(res: http.ServerResponse, stallMs: number): Promise<boolean> {
+/**
+ * Resolves true once the socket took what was queued; false when the connection is gone, or cut off
+ * after `stallMs` without a drain. `res`: a response, or the socket itself (post-fast-path.ts).
+ */
+export function drained(res: EventEmitter & { destroyed: boolean; destroy(): unknown }, stallMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     if (res.destroyed) return resolve(false);
     const done = (ok: boolean) => {

@@ -14,7 +14,7 @@
 import type http from 'node:http';
 import type net from 'node:net';
 import { hostAllowed } from './host-check.ts';
-import { MAX_REQUEST_BODY_SIZE, type HttpHandlers } from './http-server.ts';
+import { drained, MAX_REQUEST_BODY_SIZE, STREAM_QUEUE_BYTES, STREAM_STALL_MS, type HttpHandlers } from './http-server.ts';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** A request head longer than this goes to node:http (which answers 431). */
@@ -73,6 +73,52 @@ const startsLikePost = (bytes: Buffer) => bytes.subarray(0, POST_PREFIX.length).
 const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 const head = (status: string, length: number) =>
   `HTTP/1.1 ${status}\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`;
+
+const chunkedHead = () =>
+  `HTTP/1.1 200 OK\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`;
+
+type Piece = string | Uint8Array;
+
+/**
+ * A streamed answer on the socket, in chunked encoding, as http-server.ts's sendStream sends one:
+ * each byte piece goes to `sent` once written; no further piece is taken while more than
+ * STREAM_QUEUE_BYTES wait for the socket, nor once the client is gone or cut off (the writer behind
+ * the stream stops). A stream that fails before its first piece is a 500; after it, the connection
+ * is broken. Resolves once the answer is out (true: the connection may serve its next request).
+ */
+async function streamOnSocket(socket: net.Socket, stream: AsyncIterable<Piece>, stallMs: number, sent?: (pieces: readonly Piece[]) => void): Promise<boolean> {
+  const pieces = stream[Symbol.asyncIterator]();
+  let began = false;
+  try {
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
+      if (socket.destroyed) break;
+      if (!began) socket.write(chunkedHead());
+      began = true;
+      const piece = next.value;
+      const length = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
+      // An empty chunk would end the body.
+      if (length === 0) continue;
+      socket.write(`${length.toString(16)}\r\n`);
+      socket.write(piece, sent && typeof piece !== 'string' ? (e) => e || sent([piece]) : undefined);
+      socket.write('\r\n');
+      if (socket.writableLength > STREAM_QUEUE_BYTES && !(await drained(socket, stallMs))) break;
+    }
+    if (socket.destroyed) return false;
+    socket.write(began ? '0\r\n\r\n' : head('200 OK', 0));
+    return true;
+  } catch (e) {
+    if (!socket.destroyed) console.error(`isthmus: a streamed answer failed${began ? ' after it began; the connection is broken' : ''}:`, e);
+    if (began || socket.destroyed) {
+      socket.destroy();
+      return false;
+    }
+    const text = rpcError(-32603, 'Internal error');
+    socket.write(head('500 Internal Server Error', Buffer.byteLength(text)) + text);
+    return true;
+  } finally {
+    await pieces.return?.();
+  }
+}
 
 /**
  * Reads `server`'s connections here first (see above). `server` must be the node:http server
@@ -179,6 +225,9 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
         socket.write(`HTTP/1.1 204 No Content\r\naccess-control-allow-origin: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`);
       } else if (typeof answer === 'string') {
         socket.write(head('200 OK', Buffer.byteLength(answer)) + answer);
+      } else if (Symbol.asyncIterator in answer) {
+        void streamOnSocket(socket, answer, h.streamStallMs ?? STREAM_STALL_MS, h.sent).then((open) => open && done());
+        return;
       } else {
         let length = 0;
         for (const p of answer) length += Buffer.byteLength(p);

@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { PieceChannel, ReaderGone } from '../../node-core/common/piece-channel.ts';
 import { createHttpServer, STREAM_QUEUE_BYTES } from '../../node-core/transport/http-server.ts';
 import { closeServer, listen } from '../../node-core/transport/listen.ts';
+import { answerPostsOnSockets } from '../../node-core/transport/post-fast-path.ts';
 
 const MB = 1 << 20;
 type Piece = string | Uint8Array;
@@ -67,7 +68,9 @@ async function until(what: string, ok: () => boolean): Promise<void> {
 
 const newState = (): WriterState => ({ written: 0, waiting: false, done: false });
 
-describe('the HTTP transport streams an answer', () => {
+/** Both ways a POST is answered: by node:http, and on the socket (post-fast-path.ts) as the endpoints do. */
+for (const onSockets of [false, true])
+describe(`the HTTP transport streams an answer${onSockets ? ' (answered on the socket)' : ''}`, () => {
   let server: http.Server;
   let port: number;
   let answer: () => AsyncIterable<Piece> | string;
@@ -77,7 +80,9 @@ describe('the HTTP transport streams an answer', () => {
 
   before(async () => {
     console.error = (...args: unknown[]) => void logged.push(args);
-    server = createHttpServer({ answer: async () => answer(), health: () => 'ok', sent: (p) => void sent.push(...p) });
+    const handlers = { answer: async () => answer(), health: () => 'ok' as const, sent: (p: readonly Piece[]) => void sent.push(...p) };
+    server = createHttpServer(handlers);
+    if (onSockets) answerPostsOnSockets(server, handlers);
     port = await listen(server, 0, '127.0.0.1', '--port');
   });
   after(async () => {
@@ -172,8 +177,11 @@ describe('the HTTP transport streams an answer', () => {
   });
 });
 
-test("a client that keeps its connection open and reads nothing is cut off after the stall time; the writer's wait fails", async () => {
-  const server = createHttpServer({ answer: async () => megabytes(1024, state), health: () => 'ok', streamStallMs: 300 });
+for (const onSockets of [false, true])
+test(`a client that keeps its connection open and reads nothing is cut off after the stall time; the writer's wait fails${onSockets ? ' (answered on the socket)' : ''}`, async () => {
+  const handlers = { answer: async () => megabytes(1024, state), health: () => 'ok' as const, streamStallMs: 300 };
+  const server = createHttpServer(handlers);
+  if (onSockets) answerPostsOnSockets(server, handlers);
   const state = newState();
   const port = await listen(server, 0, '127.0.0.1', '--port');
   try {
