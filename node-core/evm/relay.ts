@@ -123,12 +123,19 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     return next;
   }
 
+  /**
+   * The refusals that need no decoding (too big, a full pool): throws TxRejected. A full pool with no
+   * queued transaction a send could replace is refused before the costly decoding (sender recovery),
+   * since senders retry this answer as fast as it comes during a burst.
+   */
+  precheck(raw: Uint8Array): void {
+    if (raw.length > MAX_TX_SIZE) throw new TxRejected(`oversized data: transaction size ${raw.length}, limit ${MAX_TX_SIZE}`);
+    if (this.queued.size === 0 && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
+  }
+
   /** Validates and takes a raw transaction; returns its hash. */
   submitRaw(raw: Uint8Array): Hex {
-    if (raw.length > MAX_TX_SIZE) throw new TxRejected(`oversized data: transaction size ${raw.length}, limit ${MAX_TX_SIZE}`);
-    // A full pool with no queued transaction a send could replace: refused before the costly decoding
-    // (sender recovery), since senders retry this answer as fast as it comes during a burst.
-    if (this.queued.size === 0 && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
+    this.precheck(raw);
     let decoded: DecodedTransaction;
     try {
       decoded = this.space.decoder.decode(raw);

@@ -2,6 +2,8 @@
  * sendTransaction's first steps (decoding the text, parsing and sanitizing the transaction, checking
  * its signatures) on a worker thread, so the event loop keeps serving and executing while another
  * core does them. The transaction comes back parsed: the event loop does not decode it again.
+ * eth_sendRawTransaction's costly steps (the checks and the sender's recovery) run there too: the
+ * event loop only parses the transaction again and takes the recovered sender.
  *
  * The worker starts with the first transaction and holds the process open only while it has requests
  * to answer. Until it says it is ready (loading it takes a while, much longer from source), requests
@@ -14,20 +16,28 @@ import { verifyTransactionSignaturesAsync } from '../runtime/signatures.ts';
 import type { Transaction } from '../runtime/wire.ts';
 import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
+import type { RecoveredSender } from '../evm/transaction.ts';
 
 export type SubmissionEncoding = 'base58' | 'base64';
 
 /** The worker's first message: its module is loaded and it takes requests. */
 export const WORKER_READY = 'ready';
 
-export interface SubmissionRequest {
+export type SubmissionRequest = { id: number; encoded: string; encoding: SubmissionEncoding } | EvmSubmissionRequest;
+
+/** A raw Ethereum transaction for a chain with id `chainId`: checked and its sender recovered. */
+export interface EvmSubmissionRequest {
   id: number;
-  encoded: string;
-  encoding: SubmissionEncoding;
+  evm: Uint8Array;
+  chainId: number;
 }
+
+/** The worker's answer for an Ethereum transaction: its sender, or why it is invalid (InvalidTransaction's message). */
+export type EvmRecovery = { recovered: RecoveredSender } | { invalid: string };
 
 export type SubmissionAnswer =
   | { id: number; tx: Transaction; verified: boolean }
+  | ({ id: number } & EvmRecovery)
   | { id: number; rpcError: { code: number; message: string } }
   | { id: number; failure: string };
 
@@ -37,10 +47,9 @@ export interface DecodedSubmission {
   verified: boolean;
 }
 
-interface Pending extends SubmissionRequest {
-  resolve(d: DecodedSubmission): void;
-  reject(e: unknown): void;
-}
+type Pending =
+  | { id: number; encoded: string; encoding: SubmissionEncoding; resolve(d: DecodedSubmission): void; reject(e: unknown): void }
+  | { id: number; evm: Uint8Array; resolve(r: EvmRecovery | null): void; reject(e: unknown): void };
 
 /** Decodes and checks a submission on the calling thread (the same answers as the worker's). */
 export async function decodeSubmissionHere(encoded: string, encoding: SubmissionEncoding): Promise<DecodedSubmission> {
@@ -115,6 +124,22 @@ export class SubmissionDecoder {
     });
   }
 
+  /**
+   * Checks an Ethereum transaction and recovers its sender on the worker; null when the worker does
+   * not run (yet): the caller decodes it on the event loop (TransactionDecoder.decode), with the same answers.
+   */
+  recoverEvm(raw: Uint8Array, chainId: number): Promise<EvmRecovery | null> {
+    if (this.inThread || this.closed) return Promise.resolve(null);
+    if (!this.worker) this.start();
+    if (!this.ready) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { id, evm: raw, resolve, reject });
+      if (this.batch.length === 0) setImmediate(() => this.post());
+      this.batch.push({ id, evm: raw, chainId });
+    });
+  }
+
   private post(): void {
     const batch = this.batch;
     this.batch = [];
@@ -179,15 +204,21 @@ export class SubmissionDecoder {
     const p = this.pending.get(answer.id);
     if (!p) return;
     this.pending.delete(answer.id);
-    if ('tx' in answer) p.resolve({ tx: answer.tx, verified: answer.verified });
+    if ('evm' in p) {
+      // A failure the worker could not explain: the event loop decodes the transaction itself.
+      p.resolve('recovered' in answer ? { recovered: answer.recovered } : 'invalid' in answer ? { invalid: answer.invalid } : null);
+    } else if ('tx' in answer) p.resolve({ tx: answer.tx, verified: answer.verified });
     else if ('rpcError' in answer) p.reject(new RpcError(answer.rpcError.code, answer.rpcError.message));
-    else p.reject(new Error(answer.failure));
+    else if ('failure' in answer) p.reject(new Error(answer.failure));
   }
 
   private decodeRemainingHere(): void {
     const remaining = [...this.pending.values()];
     this.pending.clear();
     this.batch = [];
-    for (const p of remaining) decodeSubmissionHere(p.encoded, p.encoding).then(p.resolve, p.reject);
+    for (const p of remaining) {
+      if ('evm' in p) p.resolve(null);
+      else decodeSubmissionHere(p.encoded, p.encoding).then(p.resolve, p.reject);
+    }
   }
 }

@@ -8,6 +8,9 @@ import { INVALID_PARAMS, RpcError } from '../../node-core/rpc/errors.ts';
 import { decodeSubmissionHere, SubmissionDecoder, type DecodedSubmission } from '../../node-core/rpc/submission-decoder.ts';
 import { serializeTransaction } from '../../node-core/runtime/wire.ts';
 import { buildTransaction, transferIx } from '../helpers/tx-builder.ts';
+import { Wallet } from 'ethers';
+import { createEvmCommon } from '../../node-core/evm/evm-common.ts';
+import { TransactionDecoder, type DecodedTransaction } from '../../node-core/evm/transaction.ts';
 
 const BLOCKHASH = bs58.encode(new Uint8Array(32).fill(3));
 const alice = keypairFromSeed(new Uint8Array(32).fill(21));
@@ -76,5 +79,42 @@ describe('SubmissionDecoder', () => {
       decoder.decode('@@@@', 'base64').catch((e) => console.log(e.message, decoder.runsOnWorker));`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
     assert.equal(stdout.trim(), 'invalid base64 encoding: the transaction is not padded base-64 text true');
+  });
+
+  it("checks Ethereum transactions and recovers their senders on its worker thread as TransactionDecoder does on the event loop", async () => {
+    const chainId = 5705;
+    const wallet = new Wallet('0x' + '11'.repeat(32));
+    const signed = async (fields: object) => Buffer.from((await wallet.signTransaction({ to: '0x' + '22'.repeat(20), value: 1n, nonce: 3, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 0n, type: 2, chainId, ...fields })).slice(2), 'hex');
+    const good = await signed({});
+    const otherChain = await signed({ chainId: 1 });
+    const here = (raw: Uint8Array): DecodedTransaction | string => {
+      try {
+        return new TransactionDecoder(createEvmCommon(chainId)).decode(raw);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const decoder = new SubmissionDecoder();
+    try {
+      assert.equal(await decoder.recoverEvm(good, chainId), null, 'before the worker is ready: decoded by the caller');
+      assert.equal(await decoder.whenReady(), true);
+      const [recovery, refused, garbage] = await Promise.all([decoder.recoverEvm(good, chainId), decoder.recoverEvm(otherChain, chainId), decoder.recoverEvm(new Uint8Array([0xc0, 1]), chainId)]);
+      assert.ok(recovery && 'recovered' in recovery);
+      const expected = here(good) as DecodedTransaction;
+      assert.equal(recovery.recovered.from, wallet.address.toLowerCase());
+      assert.equal(recovery.recovered.from, expected.from);
+      assert.equal(recovery.recovered.hash, expected.hash);
+      assert.deepEqual({ invalid: here(otherChain) }, refused);
+      assert.deepEqual({ invalid: here(new Uint8Array([0xc0, 1])) }, garbage);
+      // Taken on the event loop: parsed there, sender not recovered again, the same transaction.
+      const adopted = new TransactionDecoder(createEvmCommon(chainId)).adopt(good, recovery.recovered);
+      assert.equal(adopted.tx.getSenderAddress().toString(), expected.from);
+      assert.deepEqual(adopted.tx.getSenderPublicKey(), expected.tx.getSenderPublicKey());
+      assert.deepEqual(adopted.tx.hash(), expected.tx.hash());
+      assert.equal(adopted.tx.nonce, 3n);
+    } finally {
+      await decoder.close();
+    }
+    assert.equal(await decoder.recoverEvm(good, chainId), null, 'closed: decoded by the caller');
   });
 });

@@ -390,9 +390,13 @@ function rejected(e: unknown): never {
 
 const eth_sendRawTransaction: Method = async (p, ctx) => {
   const [raw] = parseParams(p, [required('transaction', data)]);
-  // Checked against the chain after a snapshot, revert or reset in progress (Chain.whenOpen); submitRaw is synchronous.
-  await ctx.chain.whenOpen();
   try {
+    ctx.relay.precheck(raw);
+    // The checks and the sender's recovery on the worker thread, when it runs (else submitRaw does them here).
+    const recovery = await ctx.submissions?.recoverEvm(raw, ctx.space.chainId);
+    if (recovery && 'recovered' in recovery) ctx.space.decoder.adopt(raw, recovery.recovered);
+    // Checked against the chain after a snapshot, revert or reset in progress (Chain.whenOpen); submitRaw is synchronous.
+    await ctx.chain.whenOpen();
     return ctx.relay.submitRaw(raw);
   } catch (e) {
     return rejected(e);
