@@ -8,17 +8,16 @@
  */
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { addressToBytes as addressBytes, SYSTEM_PROGRAM_ID } from '../common/pubkey.ts';
+import { SYSTEM_PROGRAM_ID } from '../common/pubkey.ts';
 import type { Chain } from '../ledger/chain.ts';
 import { generateKeypair, type Keypair } from '../keys/keypair.ts';
 import { minimumBalanceForRentExemption } from '../runtime/account.ts';
-import { compileMessage, signTransaction, type InstructionSpec, type UnsignedMessage } from '../runtime/message-builder.ts';
+import { compileMessage, signTransaction, type InstructionSpec } from '../runtime/message-builder.ts';
 import { encodeSystemInstruction } from '../runtime/programs/system-instruction.ts';
-import { PACKET_DATA_SIZE, serializeMessage, type Transaction } from '../runtime/wire.ts';
-import { transferToNativeRecipient } from './bridge-precompile.ts';
-import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, MAX_TX_GAS } from './constants.ts';
-import { encodeEvmInstruction, type EvmInstruction } from './instruction.ts';
+import type { Transaction } from '../runtime/wire.ts';
+import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, EVM_PROGRAM_ID, EVM_STATE_ID, MAX_TX_GAS } from './constants.ts';
 import type { Hex } from './records.ts';
+import { evmInstruction, withdrawalRecipients, wrapInOne } from './relay-wrap.ts';
 import type { EvmSpace } from './space.ts';
 import { InvalidTransaction, type DecodedTransaction } from './transaction.ts';
 
@@ -133,8 +132,11 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     if (this.queued.size === 0 && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
   }
 
-  /** Validates and takes a raw transaction; returns its hash. */
-  submitRaw(raw: Uint8Array): Hex {
+  /**
+   * Validates and takes a raw transaction; returns its hash. `wrapped`: the native transaction that
+   * carries it, made ahead of time (the submission worker, wrapInOne), used while its blockhash is valid.
+   */
+  submitRaw(raw: Uint8Array, wrapped?: Transaction): Hex {
     this.precheck(raw);
     let decoded: DecodedTransaction;
     try {
@@ -175,7 +177,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     this.pendingByHash.set(decoded.hash, decoded);
     this.emit('pending', decoded);
     if (tx.nonce === next && !replaced) {
-      this.relay(decoded);
+      this.relay(decoded, wrapped);
       this.promote(from);
     } else {
       let queue = q;
@@ -200,8 +202,8 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   }
 
   /** Wraps a ready transaction into native transactions and submits them, in order. */
-  private relay(decoded: DecodedTransaction): void {
-    const txs = this.wrap(decoded);
+  private relay(decoded: DecodedTransaction, wrapped?: Transaction): void {
+    const txs = wrapped && this.chain.isBlockhashValid(wrapped.message.recentBlockhash, 'processed') ? [wrapped] : this.wrap(decoded);
     const last = txs[txs.length - 1]!;
     const f = this.inflight.get(decoded.from) ?? { nonce: decoded.tx.nonce, signatures: new Set<string>() };
     f.nonce = decoded.tx.nonce;
@@ -211,15 +213,18 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     for (const t of txs) this.chain.submit(t);
   }
 
+  /** What the submission worker needs to wrap a transaction ahead of time (wrapInOne): the relayer key and a recent blockhash. */
+  wrapping(): { relayer: Keypair; blockhash: string } {
+    return { relayer: this.relayer, blockhash: this.chain.latestBlockhash('processed').blockhash };
+  }
+
   /** The native transactions that carry `decoded` (signed by the relayer key). */
   wrap(decoded: DecodedTransaction): Transaction[] {
     const blockhash = this.chain.latestBlockhash('processed').blockhash;
-    const recipients = this.withdrawalRecipients(decoded.tx);
-    const evmIx = (ix: EvmInstruction, accounts: InstructionSpec['accounts']): InstructionSpec => ({ programId: EVM_PROGRAM_ID, accounts, data: encodeEvmInstruction(ix) });
-    const extra = recipients.map((key) => ({ key, writable: true }));
-    const single = compileMessage(this.relayer.address, [evmIx({ kind: 'transaction', raw: decoded.raw }, [{ key: EVM_STATE_ID, writable: true }, { key: this.relayer.address, signer: true, writable: true }, ...extra])], blockhash);
-    if (wireLength(single) <= PACKET_DATA_SIZE) return [signTransaction(single, [this.relayer])];
+    const one = wrapInOne(decoded.raw, decoded.tx, this.relayer, blockhash);
+    if (one) return [one];
 
+    const extra = withdrawalRecipients(decoded.tx, this.relayer.address).map((key) => ({ key, writable: true }));
     const storage = generateKeypair();
     const size = decoded.raw.length;
     const rent = minimumBalanceForRentExemption(this.chain.genesis.rent, size);
@@ -230,19 +235,12 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       data: encodeSystemInstruction({ type: 'createAccount', lamports: BigInt(rent), space: BigInt(size), owner: EVM_PROGRAM_ID }),
     };
     const signed = (ixs: InstructionSpec[]) => signTransaction(compileMessage(this.relayer.address, ixs, blockhash), [this.relayer, storage]);
-    const out = [signed([createAccount, evmIx({ kind: 'allocate', size: BigInt(size) }, storageAccounts)])];
+    const out = [signed([createAccount, evmInstruction({ kind: 'allocate', size: BigInt(size) }, storageAccounts)])];
     for (let offset = 0; offset < size; offset += CHUNK_SIZE) {
-      out.push(signed([evmIx({ kind: 'write', offset: BigInt(offset), data: decoded.raw.subarray(offset, offset + CHUNK_SIZE) }, storageAccounts)]));
+      out.push(signed([evmInstruction({ kind: 'write', offset: BigInt(offset), data: decoded.raw.subarray(offset, offset + CHUNK_SIZE) }, storageAccounts)]));
     }
-    out.push(signed([evmIx({ kind: 'execute' }, [...storageAccounts, { key: this.relayer.address, writable: true }, ...extra])]));
+    out.push(signed([evmInstruction({ kind: 'execute' }, [...storageAccounts, { key: this.relayer.address, writable: true }, ...extra])]));
     return out;
-  }
-
-  /** transferToNative's recipient, which the native transaction must carry for the precompile to credit. */
-  private withdrawalRecipients(tx: TypedTransaction): string[] {
-    if (tx.to?.toString() !== BRIDGE_ADDRESS) return [];
-    const recipient = transferToNativeRecipient(tx.data);
-    return recipient && recipient !== EVM_STATE_ID && recipient !== this.relayer.address ? [recipient] : [];
   }
 
   /** Transactions waiting for a nonce gap, for eth_getTransactionCount's and txpool's view. */
@@ -283,12 +281,6 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       this.space.decoder.forget(h);
     }
   }
-}
-
-/** Bytes of a signed transaction of this message on the wire. */
-function wireLength(message: UnsignedMessage): number {
-  const sigs = message.header.numRequiredSignatures;
-  return (sigs < 0x80 ? 1 : 2) + 64 * sigs + serializeMessage(message, addressBytes).length;
 }
 
 /** Intrinsic gas with EIP-7623's calldata floor (Prague and later), as the pool checks it. */

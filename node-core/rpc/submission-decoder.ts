@@ -17,6 +17,7 @@ import type { Transaction } from '../runtime/wire.ts';
 import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
 import type { RecoveredSender } from '../evm/transaction.ts';
+import type { Keypair } from '../keys/keypair.ts';
 
 export type SubmissionEncoding = 'base58' | 'base64';
 
@@ -25,15 +26,27 @@ export const WORKER_READY = 'ready';
 
 export type SubmissionRequest = { id: number; encoded: string; encoding: SubmissionEncoding } | EvmSubmissionRequest;
 
-/** A raw Ethereum transaction for a chain with id `chainId`: checked and its sender recovered. */
+/**
+ * A raw Ethereum transaction for a chain with id `chainId`: checked and its sender recovered, and
+ * with `wrap`, the native transaction that carries it made and signed (evm/relay-wrap.ts).
+ */
 export interface EvmSubmissionRequest {
   id: number;
   evm: Uint8Array;
   chainId: number;
+  wrap?: EvmWrapping;
 }
 
-/** The worker's answer for an Ethereum transaction: its sender, or why it is invalid (InvalidTransaction's message). */
-export type EvmRecovery = { recovered: RecoveredSender } | { invalid: string };
+export interface EvmWrapping {
+  relayer: Keypair;
+  blockhash: string;
+}
+
+/**
+ * The worker's answer for an Ethereum transaction: its sender (and the native transaction that
+ * carries it, when asked and it fits a packet), or why it is invalid (InvalidTransaction's message).
+ */
+export type EvmRecovery = { recovered: RecoveredSender; wrapped?: Transaction } | { invalid: string };
 
 export type SubmissionAnswer =
   | { id: number; tx: Transaction; verified: boolean }
@@ -128,7 +141,7 @@ export class SubmissionDecoder {
    * Checks an Ethereum transaction and recovers its sender on the worker; null when the worker does
    * not run (yet): the caller decodes it on the event loop (TransactionDecoder.decode), with the same answers.
    */
-  recoverEvm(raw: Uint8Array, chainId: number): Promise<EvmRecovery | null> {
+  recoverEvm(raw: Uint8Array, chainId: number, wrap?: EvmWrapping): Promise<EvmRecovery | null> {
     if (this.inThread || this.closed) return Promise.resolve(null);
     if (!this.worker) this.start();
     if (!this.ready) return Promise.resolve(null);
@@ -136,7 +149,7 @@ export class SubmissionDecoder {
       const id = this.nextId++;
       this.pending.set(id, { id, evm: raw, resolve, reject });
       if (this.batch.length === 0) setImmediate(() => this.post());
-      this.batch.push({ id, evm: raw, chainId });
+      this.batch.push({ id, evm: raw, chainId, wrap });
     });
   }
 
@@ -206,7 +219,7 @@ export class SubmissionDecoder {
     this.pending.delete(answer.id);
     if ('evm' in p) {
       // A failure the worker could not explain: the event loop decodes the transaction itself.
-      p.resolve('recovered' in answer ? { recovered: answer.recovered } : 'invalid' in answer ? { invalid: answer.invalid } : null);
+      p.resolve('recovered' in answer ? { recovered: answer.recovered, wrapped: answer.wrapped } : 'invalid' in answer ? { invalid: answer.invalid } : null);
     } else if ('tx' in answer) p.resolve({ tx: answer.tx, verified: answer.verified });
     else if ('rpcError' in answer) p.reject(new RpcError(answer.rpcError.code, answer.rpcError.message));
     else if ('failure' in answer) p.reject(new Error(answer.failure));

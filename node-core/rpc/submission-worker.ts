@@ -7,7 +7,9 @@
 import { parentPort } from 'node:worker_threads';
 import type { Common } from '@ethereumjs/common';
 import { createEvmCommon } from '../evm/evm-common.ts';
+import { wrapInOne } from '../evm/relay-wrap.ts';
 import { checkAndRecover, InvalidTransaction } from '../evm/transaction.ts';
+import type { Keypair } from '../keys/keypair.ts';
 import { verifyTransactionSignatures } from '../runtime/signatures.ts';
 import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
@@ -32,12 +34,18 @@ function answer(request: SubmissionRequest): SubmissionAnswer {
   }
 }
 
-function answerEvm({ id, evm, chainId }: EvmSubmissionRequest): SubmissionAnswer {
+/** The relayer keys, one object each: its signing key is prepared once (keys/keypair.ts caches it per object). */
+const relayers = new Map<string, Keypair>();
+
+function answerEvm({ id, evm, chainId, wrap }: EvmSubmissionRequest): SubmissionAnswer {
   let common = commons.get(chainId);
   if (!common) commons.set(chainId, (common = createEvmCommon(chainId)));
   try {
-    const { hash, from, publicKey } = checkAndRecover(evm, common);
-    return { id, recovered: { hash, from, publicKey } };
+    const { tx, hash, from, publicKey } = checkAndRecover(evm, common);
+    if (!wrap) return { id, recovered: { hash, from, publicKey } };
+    let relayer = relayers.get(wrap.relayer.address);
+    if (!relayer) relayers.set(wrap.relayer.address, (relayer = wrap.relayer));
+    return { id, recovered: { hash, from, publicKey }, wrapped: wrapInOne(evm, tx, relayer, wrap.blockhash) ?? undefined };
   } catch (e) {
     return e instanceof InvalidTransaction ? { id, invalid: e.message } : { id, failure: e instanceof Error ? e.message : String(e) };
   }

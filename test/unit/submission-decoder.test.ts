@@ -10,6 +10,7 @@ import { serializeTransaction } from '../../node-core/runtime/wire.ts';
 import { buildTransaction, transferIx } from '../helpers/tx-builder.ts';
 import { Wallet } from 'ethers';
 import { createEvmCommon } from '../../node-core/evm/evm-common.ts';
+import { wrapInOne } from '../../node-core/evm/relay-wrap.ts';
 import { TransactionDecoder, type DecodedTransaction } from '../../node-core/evm/transaction.ts';
 
 const BLOCKHASH = bs58.encode(new Uint8Array(32).fill(3));
@@ -106,6 +107,12 @@ describe('SubmissionDecoder', () => {
       assert.equal(recovery.recovered.hash, expected.hash);
       assert.deepEqual({ invalid: here(otherChain) }, refused);
       assert.deepEqual({ invalid: here(new Uint8Array([0xc0, 1])) }, garbage);
+      // Asked to, it also makes the native transaction that carries it: the relay's own (ed25519 signs deterministically).
+      const wrapping = { relayer: keypairFromSeed(new Uint8Array(32).fill(23)), blockhash: BLOCKHASH };
+      const withWrap = await decoder.recoverEvm(good, chainId, wrapping);
+      assert.ok(withWrap && 'recovered' in withWrap && withWrap.wrapped);
+      assert.deepEqual(withWrap.wrapped, wrapInOne(good, expected.tx, wrapping.relayer, BLOCKHASH));
+      assert.equal(withWrap.wrapped.message.recentBlockhash, BLOCKHASH);
       // Taken on the event loop: parsed there, sender not recovered again, the same transaction.
       const adopted = new TransactionDecoder(createEvmCommon(chainId)).adopt(good, recovery.recovered);
       assert.equal(adopted.tx.getSenderAddress().toString(), expected.from);
