@@ -28,12 +28,14 @@ export const CHUNK_SIZE = 880;
 /** A replacement must raise both fee fields by this many percent (geth's default price bump). */
 const PRICE_BUMP_PERCENT = 10n;
 /**
- * Back-pressure: the pool takes at most what the node executes in this many blocks (its biggest
- * recent blocks say how much that is), never fewer than POOL_FLOOR transactions. Past that a sender
- * is told "txpool is full", geth's words when its pool overflows, and retries; a pool without bound
- * only turns a burst into blocks of thousands and receipts seconds late.
+ * Back-pressure: the pool holds at most what the node executes in this many blocks (its biggest
+ * recent blocks say how much that is), never fewer than POOL_FLOOR transactions, counting those not
+ * yet executed (the executed ones are in a block within the slot). Past that a sender is told
+ * "txpool is full", geth's words when its pool overflows, and retries; a pool without bound only
+ * turns a burst into blocks of thousands and receipts seconds late, and a deeper one only makes
+ * each transaction wait longer for its receipt.
  */
-const POOL_DEPTH_BLOCKS = 2;
+const POOL_DEPTH_BLOCKS = 1;
 const POOL_FLOOR = 256;
 /** How many recent blocks' sizes the capacity is taken from. */
 const CAPACITY_WINDOW = 16;
@@ -66,6 +68,8 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   /** Native signature (the last of a wrapping) → the EVM transaction it carries. */
   private readonly bySignature = new Map<string, DecodedTransaction>();
   private readonly known = new Set<string>();
+  /** Taken transactions the chain has executed, whose block is not visible yet (they no longer wait in the pool). */
+  private readonly executed = new Set<string>();
   /** Transactions in the newest visible blocks, newest last (the pool's measure of capacity). */
   private readonly recentBlockSizes: number[] = [];
 
@@ -86,6 +90,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       f?.signatures.delete(signature);
       if (f && f.signatures.size === 0) this.inflight.delete(decoded.from);
       if (failed) this.forget([decoded.hash]);
+      else if (this.pendingByHash.has(decoded.hash)) this.executed.add(decoded.hash);
     };
     chain.on('transaction', (e) => settle(e.transaction.signature, e.transaction.meta.err !== null));
     chain.on('dropped', (e) => settle(e.signature, true));
@@ -99,6 +104,11 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       this.recentBlockSizes.push(block.transactions.length);
       if (this.recentBlockSizes.length > CAPACITY_WINDOW) this.recentBlockSizes.shift();
     });
+  }
+
+  /** Taken transactions not yet executed: what the pool limit bounds. */
+  get waiting(): number {
+    return this.pendingByHash.size - this.executed.size;
   }
 
   /** How many transactions the pool holds before it refuses new ones. */
@@ -129,7 +139,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
    */
   precheck(raw: Uint8Array): void {
     if (raw.length > MAX_TX_SIZE) throw new TxRejected(`oversized data: transaction size ${raw.length}, limit ${MAX_TX_SIZE}`);
-    if (this.queued.size === 0 && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
+    if (this.queued.size === 0 && this.waiting >= this.poolLimit) throw POOL_FULL;
   }
 
   /**
@@ -165,7 +175,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const q = this.queued.get(from);
     const replaced = q?.get(tx.nonce);
     if (tx.nonce < next && !replaced) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
-    if (!replaced && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
+    if (!replaced && this.waiting >= this.poolLimit) throw POOL_FULL;
     if (replaced) {
       const old = replaced.decoded.tx;
       const bump = (v: bigint) => v + (v * PRICE_BUMP_PERCENT) / 100n;
@@ -278,6 +288,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     for (const h of hashes) {
       this.known.delete(h);
       this.pendingByHash.delete(h);
+      this.executed.delete(h);
       this.space.decoder.forget(h);
     }
   }

@@ -15,9 +15,13 @@ import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
 import { WORKER_READY, type EvmSubmissionRequest, type SubmissionAnswer, type SubmissionRequest } from './submission-decoder.ts';
 
-/** Requests come in batches (those one event-loop turn received) and are answered in one message. */
+/**
+ * Requests come in batches (those one event-loop turn received) and are answered a few at a time:
+ * the first senders get their answer (and send again) while the rest of a big batch is still worked on.
+ */
+const ANSWERS_PER_MESSAGE = 4;
 parentPort!.on('message', (batch: SubmissionRequest[]) => {
-  parentPort!.postMessage(batch.map(answer));
+  for (let i = 0; i < batch.length; i += ANSWERS_PER_MESSAGE) parentPort!.postMessage(batch.slice(i, i + ANSWERS_PER_MESSAGE).map(answer));
 });
 parentPort!.postMessage(WORKER_READY);
 
