@@ -5,9 +5,9 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { addressToBytes as addressBytes } from '../common/pubkey.ts';
-import type { Keypair } from '../keys/keypair.ts';
-import { compileMessage, signTransaction, type InstructionSpec, type UnsignedMessage } from '../runtime/message-builder.ts';
-import { PACKET_DATA_SIZE, serializeMessage, type Transaction } from '../runtime/wire.ts';
+import { sign, type Keypair } from '../keys/keypair.ts';
+import { compileMessage, type InstructionSpec } from '../runtime/message-builder.ts';
+import { PACKET_DATA_SIZE, parseTransaction, serializeMessage, serializeTransaction, SIGNATURE_LENGTH, type Transaction } from '../runtime/wire.ts';
 import { transferToNativeRecipient } from './bridge-precompile.ts';
 import { BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID } from './constants.ts';
 import { encodeEvmInstruction, type EvmInstruction } from './instruction.ts';
@@ -21,15 +21,16 @@ export function withdrawalRecipients(tx: TypedTransaction, relayer: string): str
   return recipient && recipient !== EVM_STATE_ID && recipient !== relayer ? [recipient] : [];
 }
 
-/** The one native transaction that carries `raw` (parsed: `tx`), or null when it does not fit a packet. */
+/**
+ * The one native transaction that carries `raw` (parsed: `tx`), or null when it does not fit a
+ * packet. Its message is serialized once, for its size and its signature (signTransaction's work for
+ * the one signer).
+ */
 export function wrapInOne(raw: Uint8Array, tx: TypedTransaction, relayer: Keypair, blockhash: string): Transaction | null {
   const extra = withdrawalRecipients(tx, relayer.address).map((key) => ({ key, writable: true }));
   const single = compileMessage(relayer.address, [evmInstruction({ kind: 'transaction', raw }, [{ key: EVM_STATE_ID, writable: true }, { key: relayer.address, signer: true, writable: true }, ...extra])], blockhash);
-  return wireLength(single) <= PACKET_DATA_SIZE ? signTransaction(single, [relayer]) : null;
-}
-
-/** Bytes of a signed transaction of this message on the wire. */
-function wireLength(message: UnsignedMessage): number {
-  const sigs = message.header.numRequiredSignatures;
-  return (sigs < 0x80 ? 1 : 2) + 64 * sigs + serializeMessage(message, addressBytes).length;
+  const bytes = serializeMessage(single, addressBytes);
+  // One signature: its count (a one-byte short-vec) and 64 bytes.
+  if (single.header.numRequiredSignatures !== 1 || 1 + SIGNATURE_LENGTH + bytes.length > PACKET_DATA_SIZE) return null;
+  return parseTransaction(serializeTransaction([sign(relayer, bytes)], bytes));
 }
