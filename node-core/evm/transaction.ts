@@ -132,7 +132,8 @@ export function checkAndRecover(raw: Uint8Array, common: Common, hash: Hex = byt
  */
 function withSender(tx: TypedTransaction, from: Hex): TypedTransaction {
   const sender = createAddressFromString(from);
-  return Object.create(tx, { getSenderAddress: { value: () => sender } }) as TypedTransaction;
+  // Frozen as the transaction is: @ethereumjs keeps its hash and sender key only for frozen transactions.
+  return Object.freeze(Object.create(tx, { getSenderAddress: { value: () => sender } })) as TypedTransaction;
 }
 
 /** The chain id a raw transaction is signed for (null when it names none or does not decode). */
