@@ -2,11 +2,12 @@
  * sendTransaction's first steps (decoding the text, parsing and sanitizing the transaction, checking
  * its signatures) on a worker thread, so the event loop keeps serving and executing while another
  * core does them. The transaction comes back parsed: the event loop does not decode it again.
- * eth_sendRawTransaction's costly steps (the checks and the sender's recovery) run there too: the
- * event loop only parses the transaction again and takes the recovered sender.
+ * eth_sendRawTransaction's costly steps (the checks, the sender's recovery and the signing of the
+ * native transaction that carries it) run there too: the event loop only parses the transaction
+ * again and takes the recovered sender.
  *
  * The worker starts with the first transaction and holds the process open only while it has requests
- * to answer. Until it says it is ready (loading it takes a while, much longer from source), requests
+ * to answer; after IDLE_MS without any it stops (its memory goes back) and the next one starts it again. Until it says it is ready (loading it takes a while, much longer from source), requests
  * are decoded on the event loop, so the first transactions do not wait for it. Where it cannot start or dies (a build without its file, a packaged app that cannot load
  * it), every request, those in flight included, is decoded on the event loop instead, with the same
  * answers.
@@ -20,6 +21,9 @@ import type { RecoveredSender } from '../evm/transaction.ts';
 import type { Keypair } from '../keys/keypair.ts';
 
 export type SubmissionEncoding = 'base58' | 'base64';
+
+/** A worker that has answered nothing for this long is stopped (retireWhenIdle). */
+const IDLE_MS = 10_000;
 
 /** The worker's first message: its module is loaded and it takes requests. */
 export const WORKER_READY = 'ready';
@@ -97,13 +101,23 @@ export class SubmissionDecoder {
   private closed = false;
   private nextId = 0;
   private workerAnswers = 0;
+  private lastAnswerAt = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
   private readonly pending = new Map<number, Pending>();
   /** whenReady's callers, told when the worker is ready (true) or cannot run (false). */
   private readyWaiters: Array<(ready: boolean) => void> = [];
   /** Requests of this event-loop turn, posted together (one message and one wake-up of the worker a turn). */
   private batch: SubmissionRequest[] = [];
 
-  constructor(private readonly module: URL = workerModule()) {}
+  constructor(
+    private readonly module: URL = workerModule(),
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /** Whether a worker thread is running now (started and not yet stopped when idle). */
+  get workerRunning(): boolean {
+    return this.worker !== null;
+  }
 
   /** Whether the worker thread answers (it has answered, and has not failed since). */
   get runsOnWorker(): boolean {
@@ -166,6 +180,8 @@ export class SubmissionDecoder {
   /** Stops the worker; requests still in it are decoded on the event loop. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const worker = this.worker;
     this.worker = null;
     if (worker) {
@@ -196,7 +212,11 @@ export class SubmissionDecoder {
       }
       this.workerAnswers += answers.length;
       for (const answer of answers) this.answered(answer);
-      if (this.pending.size === 0) worker.unref();
+      this.lastAnswerAt = Date.now();
+      if (this.pending.size === 0) {
+        worker.unref();
+        this.retireWhenIdle(worker);
+      }
     });
     const fail = () => {
       if (this.worker !== worker) return;
@@ -211,6 +231,29 @@ export class SubmissionDecoder {
     worker.on('exit', fail);
     this.worker = worker;
     return worker;
+  }
+
+  /**
+   * Stops the worker once it has had nothing to do for idleMs: its heap (a second V8 heap with the
+   * decoding modules loaded) goes back to the system after a burst. The next send starts it again.
+   */
+  private retireWhenIdle(worker: Worker): void {
+    if (this.idleTimer) return;
+    const check = () => {
+      this.idleTimer = null;
+      if (this.worker !== worker) return;
+      const idleFor = Date.now() - this.lastAnswerAt;
+      if (this.pending.size > 0 || this.batch.length > 0) return;
+      if (idleFor < this.idleMs) {
+        this.idleTimer = setTimeout(check, this.idleMs - idleFor).unref();
+        return;
+      }
+      this.worker = null;
+      this.ready = false;
+      worker.removeAllListeners();
+      void worker.terminate();
+    };
+    this.idleTimer = setTimeout(check, this.idleMs).unref();
   }
 
   private answered(answer: SubmissionAnswer): void {

@@ -8,6 +8,7 @@ import { INVALID_PARAMS, RpcError } from '../../node-core/rpc/errors.ts';
 import { decodeSubmissionHere, SubmissionDecoder, type DecodedSubmission } from '../../node-core/rpc/submission-decoder.ts';
 import { serializeTransaction } from '../../node-core/runtime/wire.ts';
 import { buildTransaction, transferIx } from '../helpers/tx-builder.ts';
+import { waitFor } from '../helpers/node.ts';
 import { Wallet } from 'ethers';
 import { createEvmCommon } from '../../node-core/evm/evm-common.ts';
 import { wrapInOne } from '../../node-core/evm/relay-wrap.ts';
@@ -123,5 +124,23 @@ describe('SubmissionDecoder', () => {
       await decoder.close();
     }
     assert.equal(await decoder.recoverEvm(good, chainId), null, 'closed: decoded by the caller');
+  });
+
+  it('stops its worker once idle and starts it again with the next request', async () => {
+    const decoder = new SubmissionDecoder(undefined, 200);
+    try {
+      assert.equal(await decoder.whenReady(), true);
+      const here = await answers(decodeSubmissionHere);
+      assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+      assert.equal(decoder.runsOnWorker, true);
+      await waitFor(() => !decoder.workerRunning, { timeoutMs: 30_000, what: 'the idle worker stopped' });
+      // Answered on the event loop while the new worker loads, then by it.
+      assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+      assert.equal(decoder.workerRunning, true);
+      assert.equal(await decoder.whenReady(), true);
+      assert.deepEqual(await answers((e, enc) => decoder.decode(e, enc)), here);
+    } finally {
+      await decoder.close();
+    }
   });
 });
