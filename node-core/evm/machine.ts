@@ -3,50 +3,23 @@
  * crypto), the bridge precompile, BLOCKHASH from the EVM space's blocks, and a state manager that
  * is pointed at the state of each run. Runs are serialized: a VM has one journal.
  */
-import { createBlock, paramsBlock, type Block } from '@ethereumjs/block';
-import { createCustomCommon, Mainnet, type Common } from '@ethereumjs/common';
+import { createBlock, type Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
-import { paramsTx, type TypedTransaction } from '@ethereumjs/tx';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
-import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE, HARDFORK } from './constants.ts';
+import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE } from './constants.ts';
 import { createBridgePrecompile, type BridgeCallContext } from './bridge-precompile.ts';
-import { ecrecover } from './crypto.ts';
-import { keccak256 } from '../common/hash.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
 import { installLightStepEvents, TRACE_STEP, type StepHandler } from './trace/light-step-events.ts';
+import { createEvmCommon } from './evm-common.ts';
 import { FlatStateManager } from './state-manager.ts';
 import type { Hex } from './records.ts';
 import { EvmChanges, type EvmStateSource } from './state.ts';
 
 export { Address };
-
-export function createEvmCommon(chainId: number): Common {
-  const common = createCustomCommon({ chainId, name: 'isthmus' }, Mainnet, { hardfork: HARDFORK, customCrypto: { ecrecover, keccak256 } });
-  // Every transaction and block header @ethereumjs builds re-applies its module's parameter set to
-  // its copy of the Common (a deep JSON copy and a rebuild of the parameter cache: a third of an
-  // eth_call's time here). They are applied once; a set already applied is not applied again.
-  const applied = new Set<object>();
-  const updateParams = common.updateParams;
-  common.updateParams = function (this: Common, params: Parameters<Common['updateParams']>[0]) {
-    if (applied.has(params)) return;
-    applied.add(params);
-    updateParams.call(this, params);
-  };
-  common.updateParams(paramsTx);
-  common.updateParams(paramsBlock);
-  // isActivatedEIP scans an array of ~90 EIP numbers and runs several times per opcode (8% of an
-  // eth_call). The array is replaced, never changed in place, when the hardfork or EIPs change, so a
-  // Set per array answers the same. Copies of the Common (transactions, blocks) share the method.
-  const eipSets = new WeakMap<number[], Set<number>>();
-  common.isActivatedEIP = function (this: Common, eip: number) {
-    const list = (this as unknown as { _activatedEIPsCache: number[] })._activatedEIPsCache;
-    let set = eipSets.get(list);
-    if (!set) eipSets.set(list, (set = new Set(list)));
-    return set.has(eip);
-  };
-  return common;
-}
+export { createEvmCommon };
 
 /** The block a transaction runs in. */
 export interface BlockEnv {

@@ -8,17 +8,16 @@
  */
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { addressToBytes as addressBytes, SYSTEM_PROGRAM_ID } from '../common/pubkey.ts';
+import { SYSTEM_PROGRAM_ID } from '../common/pubkey.ts';
 import type { Chain } from '../ledger/chain.ts';
 import { generateKeypair, type Keypair } from '../keys/keypair.ts';
 import { minimumBalanceForRentExemption } from '../runtime/account.ts';
-import { compileMessage, signTransaction, type InstructionSpec, type UnsignedMessage } from '../runtime/message-builder.ts';
+import { compileMessage, signTransaction, type InstructionSpec } from '../runtime/message-builder.ts';
 import { encodeSystemInstruction } from '../runtime/programs/system-instruction.ts';
-import { PACKET_DATA_SIZE, serializeMessage, type Transaction } from '../runtime/wire.ts';
-import { transferToNativeRecipient } from './bridge-precompile.ts';
-import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, EVM_PROGRAM_ID, EVM_STATE_ID, MAX_TX_GAS } from './constants.ts';
-import { encodeEvmInstruction, type EvmInstruction } from './instruction.ts';
+import type { Transaction } from '../runtime/wire.ts';
+import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, EVM_PROGRAM_ID, EVM_STATE_ID, MAX_TX_GAS } from './constants.ts';
 import type { Hex } from './records.ts';
+import { evmInstruction, withdrawalRecipients, wrapInOne } from './relay-wrap.ts';
 import type { EvmSpace } from './space.ts';
 import { InvalidTransaction, type DecodedTransaction } from './transaction.ts';
 
@@ -29,12 +28,14 @@ export const CHUNK_SIZE = 880;
 /** A replacement must raise both fee fields by this many percent (geth's default price bump). */
 const PRICE_BUMP_PERCENT = 10n;
 /**
- * Back-pressure: the pool takes at most what the node executes in this many blocks (its biggest
- * recent blocks say how much that is), never fewer than POOL_FLOOR transactions. Past that a sender
- * is told "txpool is full", geth's words when its pool overflows, and retries; a pool without bound
- * only turns a burst into blocks of thousands and receipts seconds late.
+ * Back-pressure: the pool holds at most what the node executes in this many blocks (its biggest
+ * recent blocks say how much that is), never fewer than POOL_FLOOR transactions, counting those not
+ * yet executed (the executed ones are in a block within the slot). Past that a sender is told
+ * "txpool is full", geth's words when its pool overflows, and retries; a pool without bound only
+ * turns a burst into blocks of thousands and receipts seconds late, and a deeper one only makes
+ * each transaction wait longer for its receipt.
  */
-const POOL_DEPTH_BLOCKS = 2;
+const POOL_DEPTH_BLOCKS = 1;
 const POOL_FLOOR = 256;
 /** How many recent blocks' sizes the capacity is taken from. */
 const CAPACITY_WINDOW = 16;
@@ -67,6 +68,8 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   /** Native signature (the last of a wrapping) → the EVM transaction it carries. */
   private readonly bySignature = new Map<string, DecodedTransaction>();
   private readonly known = new Set<string>();
+  /** Taken transactions the chain has executed, whose block is not visible yet (they no longer wait in the pool). */
+  private readonly executed = new Set<string>();
   /** Transactions in the newest visible blocks, newest last (the pool's measure of capacity). */
   private readonly recentBlockSizes: number[] = [];
 
@@ -87,6 +90,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       f?.signatures.delete(signature);
       if (f && f.signatures.size === 0) this.inflight.delete(decoded.from);
       if (failed) this.forget([decoded.hash]);
+      else if (this.pendingByHash.has(decoded.hash)) this.executed.add(decoded.hash);
     };
     chain.on('transaction', (e) => settle(e.transaction.signature, e.transaction.meta.err !== null));
     chain.on('dropped', (e) => settle(e.signature, true));
@@ -100,6 +104,11 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       this.recentBlockSizes.push(block.transactions.length);
       if (this.recentBlockSizes.length > CAPACITY_WINDOW) this.recentBlockSizes.shift();
     });
+  }
+
+  /** Taken transactions not yet executed: what the pool limit bounds. */
+  get waiting(): number {
+    return this.pendingByHash.size - this.executed.size;
   }
 
   /** How many transactions the pool holds before it refuses new ones. */
@@ -123,12 +132,22 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     return next;
   }
 
-  /** Validates and takes a raw transaction; returns its hash. */
-  submitRaw(raw: Uint8Array): Hex {
+  /**
+   * The refusals that need no decoding (too big, a full pool): throws TxRejected. A full pool with no
+   * queued transaction a send could replace is refused before the costly decoding (sender recovery),
+   * since senders retry this answer as fast as it comes during a burst.
+   */
+  precheck(raw: Uint8Array): void {
     if (raw.length > MAX_TX_SIZE) throw new TxRejected(`oversized data: transaction size ${raw.length}, limit ${MAX_TX_SIZE}`);
-    // A full pool with no queued transaction a send could replace: refused before the costly decoding
-    // (sender recovery), since senders retry this answer as fast as it comes during a burst.
-    if (this.queued.size === 0 && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
+    if (this.queued.size === 0 && this.waiting >= this.poolLimit) throw POOL_FULL;
+  }
+
+  /**
+   * Validates and takes a raw transaction; returns its hash. `wrapped`: the native transaction that
+   * carries it, made ahead of time (the submission worker, wrapInOne), used while its blockhash is valid.
+   */
+  submitRaw(raw: Uint8Array, wrapped?: Transaction): Hex {
+    this.precheck(raw);
     let decoded: DecodedTransaction;
     try {
       decoded = this.space.decoder.decode(raw);
@@ -156,7 +175,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const q = this.queued.get(from);
     const replaced = q?.get(tx.nonce);
     if (tx.nonce < next && !replaced) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
-    if (!replaced && this.pendingByHash.size >= this.poolLimit) throw POOL_FULL;
+    if (!replaced && this.waiting >= this.poolLimit) throw POOL_FULL;
     if (replaced) {
       const old = replaced.decoded.tx;
       const bump = (v: bigint) => v + (v * PRICE_BUMP_PERCENT) / 100n;
@@ -168,7 +187,7 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     this.pendingByHash.set(decoded.hash, decoded);
     this.emit('pending', decoded);
     if (tx.nonce === next && !replaced) {
-      this.relay(decoded);
+      this.relay(decoded, wrapped);
       this.promote(from);
     } else {
       let queue = q;
@@ -193,8 +212,8 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
   }
 
   /** Wraps a ready transaction into native transactions and submits them, in order. */
-  private relay(decoded: DecodedTransaction): void {
-    const txs = this.wrap(decoded);
+  private relay(decoded: DecodedTransaction, wrapped?: Transaction): void {
+    const txs = wrapped && this.chain.isBlockhashValid(wrapped.message.recentBlockhash, 'processed') ? [wrapped] : this.wrap(decoded);
     const last = txs[txs.length - 1]!;
     const f = this.inflight.get(decoded.from) ?? { nonce: decoded.tx.nonce, signatures: new Set<string>() };
     f.nonce = decoded.tx.nonce;
@@ -204,15 +223,18 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     for (const t of txs) this.chain.submit(t);
   }
 
+  /** What the submission worker needs to wrap a transaction ahead of time (wrapInOne): the relayer key and a recent blockhash. */
+  wrapping(): { relayer: Keypair; blockhash: string } {
+    return { relayer: this.relayer, blockhash: this.chain.latestBlockhash('processed').blockhash };
+  }
+
   /** The native transactions that carry `decoded` (signed by the relayer key). */
   wrap(decoded: DecodedTransaction): Transaction[] {
     const blockhash = this.chain.latestBlockhash('processed').blockhash;
-    const recipients = this.withdrawalRecipients(decoded.tx);
-    const evmIx = (ix: EvmInstruction, accounts: InstructionSpec['accounts']): InstructionSpec => ({ programId: EVM_PROGRAM_ID, accounts, data: encodeEvmInstruction(ix) });
-    const extra = recipients.map((key) => ({ key, writable: true }));
-    const single = compileMessage(this.relayer.address, [evmIx({ kind: 'transaction', raw: decoded.raw }, [{ key: EVM_STATE_ID, writable: true }, { key: this.relayer.address, signer: true, writable: true }, ...extra])], blockhash);
-    if (wireLength(single) <= PACKET_DATA_SIZE) return [signTransaction(single, [this.relayer])];
+    const one = wrapInOne(decoded.raw, decoded.tx, this.relayer, blockhash);
+    if (one) return [one];
 
+    const extra = withdrawalRecipients(decoded.tx, this.relayer.address).map((key) => ({ key, writable: true }));
     const storage = generateKeypair();
     const size = decoded.raw.length;
     const rent = minimumBalanceForRentExemption(this.chain.genesis.rent, size);
@@ -223,19 +245,12 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
       data: encodeSystemInstruction({ type: 'createAccount', lamports: BigInt(rent), space: BigInt(size), owner: EVM_PROGRAM_ID }),
     };
     const signed = (ixs: InstructionSpec[]) => signTransaction(compileMessage(this.relayer.address, ixs, blockhash), [this.relayer, storage]);
-    const out = [signed([createAccount, evmIx({ kind: 'allocate', size: BigInt(size) }, storageAccounts)])];
+    const out = [signed([createAccount, evmInstruction({ kind: 'allocate', size: BigInt(size) }, storageAccounts)])];
     for (let offset = 0; offset < size; offset += CHUNK_SIZE) {
-      out.push(signed([evmIx({ kind: 'write', offset: BigInt(offset), data: decoded.raw.subarray(offset, offset + CHUNK_SIZE) }, storageAccounts)]));
+      out.push(signed([evmInstruction({ kind: 'write', offset: BigInt(offset), data: decoded.raw.subarray(offset, offset + CHUNK_SIZE) }, storageAccounts)]));
     }
-    out.push(signed([evmIx({ kind: 'execute' }, [...storageAccounts, { key: this.relayer.address, writable: true }, ...extra])]));
+    out.push(signed([evmInstruction({ kind: 'execute' }, [...storageAccounts, { key: this.relayer.address, writable: true }, ...extra])]));
     return out;
-  }
-
-  /** transferToNative's recipient, which the native transaction must carry for the precompile to credit. */
-  private withdrawalRecipients(tx: TypedTransaction): string[] {
-    if (tx.to?.toString() !== BRIDGE_ADDRESS) return [];
-    const recipient = transferToNativeRecipient(tx.data);
-    return recipient && recipient !== EVM_STATE_ID && recipient !== this.relayer.address ? [recipient] : [];
   }
 
   /** Transactions waiting for a nonce gap, for eth_getTransactionCount's and txpool's view. */
@@ -273,15 +288,10 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     for (const h of hashes) {
       this.known.delete(h);
       this.pendingByHash.delete(h);
+      this.executed.delete(h);
       this.space.decoder.forget(h);
     }
   }
-}
-
-/** Bytes of a signed transaction of this message on the wire. */
-function wireLength(message: UnsignedMessage): number {
-  const sigs = message.header.numRequiredSignatures;
-  return (sigs < 0x80 ? 1 : 2) + 64 * sigs + serializeMessage(message, addressBytes).length;
 }
 
 /** Intrinsic gas with EIP-7623's calldata floor (Prague and later), as the pool checks it. */

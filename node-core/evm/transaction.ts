@@ -58,32 +58,28 @@ export class TransactionDecoder {
   }
 
   decode(raw: Uint8Array): DecodedTransaction {
-    const hash = bytesToHex(keccak256(raw));
+    const hash = bytesToHex(keccak256(raw)) as Hex;
     const hit = this.impersonated.get(hash) ?? this.cache.get(hash);
     if (hit) return hit;
-    const claimed = claimedChainId(raw);
-    if (claimed !== null && claimed !== this.chainId) throw new InvalidTransaction(`invalid chain id: have ${claimed}, want ${this.chainId}`);
-    let tx: TypedTransaction;
-    try {
-      tx = createTxFromRLP(raw, { common: this.common });
-    } catch (e) {
-      throw new InvalidTransaction(`rlp: ${(e as Error).message.split(' (')[0]}`);
-    }
-    if (tx.type === TransactionType.BlobEIP4844) throw new InvalidTransaction('transaction type not supported: blob transactions need a beacon chain');
-    if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection)) {
-      throw new InvalidTransaction('only replay-protected (EIP-155) transactions allowed over RPC');
-    }
-    if ('chainId' in tx && tx.chainId !== this.chainId) throw new InvalidTransaction(`invalid chain id: have ${tx.chainId}, want ${this.chainId}`);
-    if (!tx.isSigned()) throw new InvalidTransaction('transaction is not signed');
-    let from: Hex;
-    try {
-      from = tx.getSenderAddress().toString();
-    } catch {
-      throw new InvalidTransaction('invalid sender: the signature does not recover a public key');
-    }
-    const decoded = { tx, hash: hash as Hex, from, raw };
+    const { tx, from } = checkAndRecover(raw, this.common, hash);
+    return this.keep({ tx, hash, from, raw });
+  }
+
+  /**
+   * Takes a transaction whose checks and sender recovery ran elsewhere (a worker thread, on
+   * `recovered` = checkAndRecover's answer for these bytes): only the parsing is done here.
+   */
+  adopt(raw: Uint8Array, recovered: RecoveredSender): DecodedTransaction {
+    const hit = this.impersonated.get(recovered.hash) ?? this.cache.get(recovered.hash);
+    if (hit) return hit;
+    const tx = createTxFromRLP(raw, { common: this.common });
+    (tx as unknown as { cache: { senderPubKey?: Uint8Array } }).cache.senderPubKey = recovered.publicKey;
+    return this.keep({ tx: withSender(tx, recovered.from), hash: recovered.hash, from: recovered.from, raw });
+  }
+
+  private keep(decoded: DecodedTransaction): DecodedTransaction {
     if (this.cache.size >= this.cacheLimit) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(hash, decoded);
+    this.cache.set(decoded.hash, decoded);
     return decoded;
   }
 
@@ -91,6 +87,53 @@ export class TransactionDecoder {
   forget(hash: string): void {
     this.cache.delete(hash);
   }
+}
+
+/** What sender recovery found: the transaction's hash, sender and the sender's 64-byte public key. */
+export interface RecoveredSender {
+  hash: Hex;
+  from: Hex;
+  publicKey: Uint8Array;
+}
+
+/**
+ * The checks every path shares (chain id, replay protection, supported types, a signature that
+ * recovers) and the sender; throws InvalidTransaction. Pure: runs on a worker thread too.
+ */
+export function checkAndRecover(raw: Uint8Array, common: Common, hash: Hex = bytesToHex(keccak256(raw)) as Hex): RecoveredSender & { tx: TypedTransaction } {
+  const chainId = common.chainId();
+  const claimed = claimedChainId(raw);
+  if (claimed !== null && claimed !== chainId) throw new InvalidTransaction(`invalid chain id: have ${claimed}, want ${chainId}`);
+  let tx: TypedTransaction;
+  try {
+    tx = createTxFromRLP(raw, { common });
+  } catch (e) {
+    throw new InvalidTransaction(`rlp: ${(e as Error).message.split(' (')[0]}`);
+  }
+  if (tx.type === TransactionType.BlobEIP4844) throw new InvalidTransaction('transaction type not supported: blob transactions need a beacon chain');
+  if (tx.type === TransactionType.Legacy && !tx.supports(Capability.EIP155ReplayProtection)) {
+    throw new InvalidTransaction('only replay-protected (EIP-155) transactions allowed over RPC');
+  }
+  if ('chainId' in tx && tx.chainId !== chainId) throw new InvalidTransaction(`invalid chain id: have ${tx.chainId}, want ${chainId}`);
+  if (!tx.isSigned()) throw new InvalidTransaction('transaction is not signed');
+  let publicKey: Uint8Array;
+  try {
+    publicKey = tx.getSenderPublicKey();
+  } catch {
+    throw new InvalidTransaction('invalid sender: the signature does not recover a public key');
+  }
+  const from = bytesToHex(keccak256(publicKey).subarray(12)) as Hex;
+  return { tx: withSender(tx, from), hash, from, publicKey };
+}
+
+/**
+ * `tx` answering `from` as its sender without deriving it again (@ethereumjs hashes the public key
+ * at every getSenderAddress, and runTx asks): a signed transaction is frozen, so an object over it.
+ */
+function withSender(tx: TypedTransaction, from: Hex): TypedTransaction {
+  const sender = createAddressFromString(from);
+  // Frozen as the transaction is: @ethereumjs keeps its hash and sender key only for frozen transactions.
+  return Object.freeze(Object.create(tx, { getSenderAddress: { value: () => sender } })) as TypedTransaction;
 }
 
 /** The chain id a raw transaction is signed for (null when it names none or does not decode). */

@@ -106,13 +106,13 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     const chainControl = new ChainControlGate(options.bindAddress, options.allowChainControl ?? false);
     const impersonation = new Impersonation(evm.decoder);
     const snapshots = await ChainSnapshots.open(chain);
-    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION, chainControl, impersonation, snapshots };
     // The sBPF engine loads here, once: where it cannot, the node runs its builtins and says why.
     const sbf = sbfEngineAvailability();
     if (!sbf.available && !options.quiet) console.log(`deployed programs cannot run on this node: ${sbf.reason}`);
-    // sendTransaction decodes and checks signatures on a worker thread (started with the first one).
+    // sendTransaction (and eth_sendRawTransaction) decode and check signatures on a worker thread (started with the first one).
     const submissions = new SubmissionDecoder();
     started.push(() => submissions.close());
+    const evmCtx: EvmRpcContext = { chain, space: evm, relay, devKeys: keys.evmDevAccounts, filters, version: NODE_VERSION, chainControl, impersonation, snapshots, submissions };
     const ctx: RpcContext = { chain, identity: keys.identity.address, faucet: keys.faucet, version: NODE_VERSION, featureSet: FEATURE_SET, rpcAddress: '', pubsubAddress: '', chainControl, snapshots, submissions };
     // eth_* are answered on the native port too, as on Velas's validator.
     const ethOnNativePort = Object.fromEntries(Object.entries(ethMethods).map(([name, method]) => [name, (params: unknown) => method(params, evmCtx)]));

@@ -2,9 +2,12 @@
  * sendTransaction's first steps (decoding the text, parsing and sanitizing the transaction, checking
  * its signatures) on a worker thread, so the event loop keeps serving and executing while another
  * core does them. The transaction comes back parsed: the event loop does not decode it again.
+ * eth_sendRawTransaction's costly steps (the checks, the sender's recovery and the signing of the
+ * native transaction that carries it) run there too: the event loop only parses the transaction
+ * again and takes the recovered sender.
  *
  * The worker starts with the first transaction and holds the process open only while it has requests
- * to answer. Until it says it is ready (loading it takes a while, much longer from source), requests
+ * to answer; after IDLE_MS without any it stops (its memory goes back) and the next one starts it again. Until it says it is ready (loading it takes a while, much longer from source), requests
  * are decoded on the event loop, so the first transactions do not wait for it. Where it cannot start or dies (a build without its file, a packaged app that cannot load
  * it), every request, those in flight included, is decoded on the event loop instead, with the same
  * answers.
@@ -14,20 +17,44 @@ import { verifyTransactionSignaturesAsync } from '../runtime/signatures.ts';
 import type { Transaction } from '../runtime/wire.ts';
 import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
+import type { RecoveredSender } from '../evm/transaction.ts';
+import type { Keypair } from '../keys/keypair.ts';
 
 export type SubmissionEncoding = 'base58' | 'base64';
+
+/** A worker that has answered nothing for this long is stopped (retireWhenIdle). */
+const IDLE_MS = 10_000;
 
 /** The worker's first message: its module is loaded and it takes requests. */
 export const WORKER_READY = 'ready';
 
-export interface SubmissionRequest {
+export type SubmissionRequest = { id: number; encoded: string; encoding: SubmissionEncoding } | EvmSubmissionRequest;
+
+/**
+ * A raw Ethereum transaction for a chain with id `chainId`: checked and its sender recovered, and
+ * with `wrap`, the native transaction that carries it made and signed (evm/relay-wrap.ts).
+ */
+export interface EvmSubmissionRequest {
   id: number;
-  encoded: string;
-  encoding: SubmissionEncoding;
+  evm: Uint8Array;
+  chainId: number;
+  wrap?: EvmWrapping;
 }
+
+export interface EvmWrapping {
+  relayer: Keypair;
+  blockhash: string;
+}
+
+/**
+ * The worker's answer for an Ethereum transaction: its sender (and the native transaction that
+ * carries it, when asked and it fits a packet), or why it is invalid (InvalidTransaction's message).
+ */
+export type EvmRecovery = { recovered: RecoveredSender; wrapped?: Transaction } | { invalid: string };
 
 export type SubmissionAnswer =
   | { id: number; tx: Transaction; verified: boolean }
+  | ({ id: number } & EvmRecovery)
   | { id: number; rpcError: { code: number; message: string } }
   | { id: number; failure: string };
 
@@ -37,10 +64,9 @@ export interface DecodedSubmission {
   verified: boolean;
 }
 
-interface Pending extends SubmissionRequest {
-  resolve(d: DecodedSubmission): void;
-  reject(e: unknown): void;
-}
+type Pending =
+  | { id: number; encoded: string; encoding: SubmissionEncoding; resolve(d: DecodedSubmission): void; reject(e: unknown): void }
+  | { id: number; evm: Uint8Array; resolve(r: EvmRecovery | null): void; reject(e: unknown): void };
 
 /** Decodes and checks a submission on the calling thread (the same answers as the worker's). */
 export async function decodeSubmissionHere(encoded: string, encoding: SubmissionEncoding): Promise<DecodedSubmission> {
@@ -75,13 +101,23 @@ export class SubmissionDecoder {
   private closed = false;
   private nextId = 0;
   private workerAnswers = 0;
+  private lastAnswerAt = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
   private readonly pending = new Map<number, Pending>();
   /** whenReady's callers, told when the worker is ready (true) or cannot run (false). */
   private readyWaiters: Array<(ready: boolean) => void> = [];
   /** Requests of this event-loop turn, posted together (one message and one wake-up of the worker a turn). */
   private batch: SubmissionRequest[] = [];
 
-  constructor(private readonly module: URL = workerModule()) {}
+  constructor(
+    private readonly module: URL = workerModule(),
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /** Whether a worker thread is running now (started and not yet stopped when idle). */
+  get workerRunning(): boolean {
+    return this.worker !== null;
+  }
 
   /** Whether the worker thread answers (it has answered, and has not failed since). */
   get runsOnWorker(): boolean {
@@ -115,6 +151,22 @@ export class SubmissionDecoder {
     });
   }
 
+  /**
+   * Checks an Ethereum transaction and recovers its sender on the worker; null when the worker does
+   * not run (yet): the caller decodes it on the event loop (TransactionDecoder.decode), with the same answers.
+   */
+  recoverEvm(raw: Uint8Array, chainId: number, wrap?: EvmWrapping): Promise<EvmRecovery | null> {
+    if (this.inThread || this.closed) return Promise.resolve(null);
+    if (!this.worker) this.start();
+    if (!this.ready) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { id, evm: raw, resolve, reject });
+      if (this.batch.length === 0) setImmediate(() => this.post());
+      this.batch.push({ id, evm: raw, chainId, wrap });
+    });
+  }
+
   private post(): void {
     const batch = this.batch;
     this.batch = [];
@@ -128,6 +180,8 @@ export class SubmissionDecoder {
   /** Stops the worker; requests still in it are decoded on the event loop. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const worker = this.worker;
     this.worker = null;
     if (worker) {
@@ -158,7 +212,11 @@ export class SubmissionDecoder {
       }
       this.workerAnswers += answers.length;
       for (const answer of answers) this.answered(answer);
-      if (this.pending.size === 0) worker.unref();
+      this.lastAnswerAt = Date.now();
+      if (this.pending.size === 0) {
+        worker.unref();
+        this.retireWhenIdle(worker);
+      }
     });
     const fail = () => {
       if (this.worker !== worker) return;
@@ -175,19 +233,48 @@ export class SubmissionDecoder {
     return worker;
   }
 
+  /**
+   * Stops the worker once it has had nothing to do for idleMs: its heap (a second V8 heap with the
+   * decoding modules loaded) goes back to the system after a burst. The next send starts it again.
+   */
+  private retireWhenIdle(worker: Worker): void {
+    if (this.idleTimer) return;
+    const check = () => {
+      this.idleTimer = null;
+      if (this.worker !== worker) return;
+      const idleFor = Date.now() - this.lastAnswerAt;
+      if (this.pending.size > 0 || this.batch.length > 0) return;
+      if (idleFor < this.idleMs) {
+        this.idleTimer = setTimeout(check, this.idleMs - idleFor).unref();
+        return;
+      }
+      this.worker = null;
+      this.ready = false;
+      worker.removeAllListeners();
+      void worker.terminate();
+    };
+    this.idleTimer = setTimeout(check, this.idleMs).unref();
+  }
+
   private answered(answer: SubmissionAnswer): void {
     const p = this.pending.get(answer.id);
     if (!p) return;
     this.pending.delete(answer.id);
-    if ('tx' in answer) p.resolve({ tx: answer.tx, verified: answer.verified });
+    if ('evm' in p) {
+      // A failure the worker could not explain: the event loop decodes the transaction itself.
+      p.resolve('recovered' in answer ? { recovered: answer.recovered, wrapped: answer.wrapped } : 'invalid' in answer ? { invalid: answer.invalid } : null);
+    } else if ('tx' in answer) p.resolve({ tx: answer.tx, verified: answer.verified });
     else if ('rpcError' in answer) p.reject(new RpcError(answer.rpcError.code, answer.rpcError.message));
-    else p.reject(new Error(answer.failure));
+    else if ('failure' in answer) p.reject(new Error(answer.failure));
   }
 
   private decodeRemainingHere(): void {
     const remaining = [...this.pending.values()];
     this.pending.clear();
     this.batch = [];
-    for (const p of remaining) decodeSubmissionHere(p.encoded, p.encoding).then(p.resolve, p.reject);
+    for (const p of remaining) {
+      if ('evm' in p) p.resolve(null);
+      else decodeSubmissionHere(p.encoded, p.encoding).then(p.resolve, p.reject);
+    }
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Back-pressure on the EVM port: the pool takes what the node can execute in a couple of blocks and
- * then answers geth's "txpool is full" (-32000), taking nothing; once blocks drain it, the same
+ * Back-pressure on the EVM port: the pool takes, not yet executed, what the node executes in a block
+ * and then answers geth's "txpool is full" (-32000), taking nothing; once blocks drain it, the same
  * transaction is taken.
  */
 import assert from 'node:assert/strict';

@@ -8,6 +8,7 @@ import type { EvmRelay } from '../../evm/relay.ts';
 import type { EvmSpace } from '../../evm/space.ts';
 import type { ChainControlGate } from '../chain-control-gate.ts';
 import { RpcError } from '../errors.ts';
+import type { SubmissionDecoder } from '../submission-decoder.ts';
 import { SERVER_ERROR, type CallTarget } from './call.ts';
 import type { FilterManager } from './filters.ts';
 import type { Impersonation } from './impersonation.ts';
@@ -27,6 +28,8 @@ export interface EvmRpcContext {
   impersonation?: Impersonation;
   /** Snapshots of the whole chain (evm_snapshot, evm_revert). */
   snapshots?: ChainSnapshots;
+  /** The worker thread that checks sent transactions and recovers their senders (absent: done on the event loop). */
+  submissions?: SubmissionDecoder;
 }
 
 export const headerNotFound = () => new RpcError(SERVER_ERROR, 'header not found');

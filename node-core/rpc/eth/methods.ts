@@ -390,10 +390,15 @@ function rejected(e: unknown): never {
 
 const eth_sendRawTransaction: Method = async (p, ctx) => {
   const [raw] = parseParams(p, [required('transaction', data)]);
-  // Checked against the chain after a snapshot, revert or reset in progress (Chain.whenOpen); submitRaw is synchronous.
-  await ctx.chain.whenOpen();
   try {
-    return ctx.relay.submitRaw(raw);
+    ctx.relay.precheck(raw);
+    // The checks, the sender's recovery and the native wrapping on the worker thread, when it runs (else submitRaw does them here).
+    const recovery = await ctx.submissions?.recoverEvm(raw, ctx.space.chainId, ctx.relay.wrapping());
+    const recovered = recovery && 'recovered' in recovery ? recovery : null;
+    if (recovered) ctx.space.decoder.adopt(raw, recovered.recovered);
+    // Checked against the chain after a snapshot, revert or reset in progress (Chain.whenOpen); submitRaw is synchronous.
+    await ctx.chain.whenOpen();
+    return ctx.relay.submitRaw(raw, recovered?.wrapped);
   } catch (e) {
     return rejected(e);
   }
