@@ -3,7 +3,8 @@
  * (TraceMe.burn: a keccak chain), on the node (`isthmus start`, replaying from stored state) and on
  * Anvil (started by this script with --steps-tracing, which keeps its traces from execution) in the
  * same run: callTracer, the default struct logger, and the struct logger without the stack. Median
- * of N requests each, one at a time.
+ * of N requests each, one at a time, each timed until the last byte of its answer has arrived
+ * (node:http, bytes kept as they come: the client's decoding of a 70 MB text is not the server's answer).
  *
  *   node --import tsx bench/evm-trace.ts [--runs N]     (npm run bench:evm-trace -- --runs N)
  */
@@ -12,7 +13,7 @@ import { Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
 import { compileFixture, startAnvil } from '../test/helpers/evm.ts';
 import { headline } from './lib/headline.ts';
-import { rpcCall } from './lib/http-load.ts';
+import { postForBytes, rpcCall } from './lib/http-load.ts';
 import { startNodeProcess } from './lib/node-process.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } });
@@ -48,11 +49,10 @@ async function measure(name: string, url: string, given?: number): Promise<{ gas
       let bytes = 0;
       for (let i = 0; i < RUNS; i++) {
         const start = performance.now();
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'debug_traceTransaction', params: [sent.hash, cfg] }) });
-        const text = await res.text();
+        const answer = await postForBytes(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'debug_traceTransaction', params: [sent.hash, cfg] }));
         times.push(performance.now() - start);
-        if (!text.includes('"result"')) throw new Error(`${name} ${label}: ${text.slice(0, 300)}`);
-        bytes = text.length;
+        if (!answer.includes('"result"')) throw new Error(`${name} ${label}: ${answer.subarray(0, 300).toString()}`);
+        bytes = answer.length;
       }
       times.sort((a, b) => a - b);
       figures[label] = { ms: times[Math.floor(times.length / 2)]!, bytes };
