@@ -8,6 +8,7 @@
 import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToHex, bytesToUnprefixedHex, hexToBytes, ValueEncoding, type BatchDBOp, type DB } from '@ethereumjs/util';
+import { BoundedMap } from '../common/bounded-map.ts';
 import { keccak256 } from '../common/hash.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
@@ -32,7 +33,7 @@ export type TrieSource = Pick<Store, 'getExtra' | 'scanExtras'>;
  */
 class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
   private readonly unwritten = new Map<string, Uint8Array>();
-  private readonly cached = new Map<string, Uint8Array>();
+  private readonly cached = new BoundedMap<string, Uint8Array>(NODE_CACHE);
   private batchKeys: string[] = [];
 
   constructor(private readonly store: TrieSource) {}
@@ -65,9 +66,9 @@ class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
   }
 
   private remember(key: string, encoded: Uint8Array): void {
+    // Deleted and set again: the node becomes the newest (least recently used out).
     this.cached.delete(key);
     this.cached.set(key, encoded);
-    if (this.cached.size > NODE_CACHE) this.cached.delete(this.cached.keys().next().value!);
   }
 
   /** Nodes are never deleted: older state roots stay readable. */

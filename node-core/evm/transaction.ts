@@ -8,6 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { Capability, createTxFromRLP, TransactionType, type TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import { BoundedMap } from '../common/bounded-map.ts';
 import { keccak256 } from '../common/hash.ts';
 import type { Hex } from './records.ts';
 
@@ -28,7 +29,7 @@ export class InvalidTransaction extends Error {}
 const CACHE_LIMIT = 8_192;
 
 export class TransactionDecoder {
-  private readonly cache = new Map<string, DecodedTransaction>();
+  private readonly cache: BoundedMap<string, DecodedTransaction>;
   /**
    * Transactions sent from an impersonated address (anvil_impersonateAccount), by hash: signed by a
    * throwaway key, their sender is the impersonated address. Only the node makes them (its gated
@@ -38,8 +39,10 @@ export class TransactionDecoder {
 
   constructor(
     private readonly common: Common,
-    private readonly cacheLimit = CACHE_LIMIT,
-  ) {}
+    cacheLimit = CACHE_LIMIT,
+  ) {
+    this.cache = new BoundedMap(cacheLimit);
+  }
 
   get chainId(): bigint {
     return this.common.chainId();
@@ -78,7 +81,6 @@ export class TransactionDecoder {
   }
 
   private keep(decoded: DecodedTransaction): DecodedTransaction {
-    if (this.cache.size >= this.cacheLimit) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(decoded.hash, decoded);
     return decoded;
   }
