@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTxFromRLP } from '@ethereumjs/tx';
-import { bytesToHex, privateToAddress } from '@ethereumjs/util';
-import { Wallet } from 'ethers';
-import { keccak256 } from '../../node-core/common/hash.ts';
 import { joinPieces } from '../../node-core/common/json-text.ts';
-import { EvmMachine } from '../../node-core/evm/machine.ts';
-import { EvmBaseState, EvmChanges, newEvmAccount } from '../../node-core/evm/state.ts';
+import { EvmChanges } from '../../node-core/evm/state.ts';
 import { StructLogger, TraceTooLarge } from '../../node-core/evm/trace/struct-logger.ts';
+import { machineWithContract } from '../helpers/evm-machine.ts';
 
 /** A contract that loops until its gas is gone: JUMPDEST PUSH1 0 JUMP. */
 const LOOP = Uint8Array.of(0x5b, 0x60, 0x00, 0x56);
@@ -15,17 +11,9 @@ const KEY = new Uint8Array(32).fill(7);
 const CONTRACT = '0x' + '11'.repeat(20);
 
 async function tracedRun(maxBytes?: number) {
-  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
-  const base = new EvmBaseState();
-  base.accounts.set(bytesToHex(privateToAddress(KEY)), newEvmAccount(10n ** 24n));
-  const codeHash = keccak256(LOOP);
-  base.accounts.set(CONTRACT, { ...newEvmAccount(0n), codeHash });
-  base.codes.set(bytesToHex(codeHash), LOOP);
-  const raw = await new Wallet(bytesToHex(KEY)).signTransaction({ to: CONTRACT, nonce: 0, gasLimit: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
-  const tx = createTxFromRLP(Buffer.from(raw.slice(2), 'hex'), { common: machine.common });
+  const { machine, base, env, transaction } = await machineWithContract(LOOP, KEY, CONTRACT);
   const logger = new StructLogger({}, maxBytes);
-  const env = { number: 1n, timestamp: 1_700_000_000n, prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
-  const run = await machine.runListened({ tx, env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
+  const run = await machine.runListened({ tx: await transaction(), env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
   return () => logger.result(run);
 }
 
@@ -42,20 +30,12 @@ test('a struct-logger trace past its cap is refused with a way to ask for less; 
 
 /** The same loop traced with the logger streaming into a sink that keeps the pieces (and says it is full every `fullEvery` pieces). */
 async function streamedRun(maxBytes?: number, fullEvery = 1) {
-  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
-  const base = new EvmBaseState();
-  base.accounts.set(bytesToHex(privateToAddress(KEY)), newEvmAccount(10n ** 24n));
-  const codeHash = keccak256(LOOP);
-  base.accounts.set(CONTRACT, { ...newEvmAccount(0n), codeHash });
-  base.codes.set(bytesToHex(codeHash), LOOP);
-  const raw = await new Wallet(bytesToHex(KEY)).signTransaction({ to: CONTRACT, nonce: 0, gasLimit: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
-  const tx = createTxFromRLP(Buffer.from(raw.slice(2), 'hex'), { common: machine.common });
+  const { machine, base, env, transaction } = await machineWithContract(LOOP, KEY, CONTRACT);
   const pieces: Uint8Array[] = [];
   let waits = 0;
   const sink = { write: (p: string | Uint8Array) => (pieces.push(p as Uint8Array), pieces.length % fullEvery !== 0), ready: async () => void waits++ };
   const logger = new StructLogger({}, maxBytes, sink);
-  const env = { number: 1n, timestamp: 1_700_000_000n, prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
-  const run = await machine.runListened({ tx, env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
+  const run = await machine.runListened({ tx: await transaction(), env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
   await logger.end(run);
   return { text: joinPieces(pieces), waits, chunks: pieces.length };
 }

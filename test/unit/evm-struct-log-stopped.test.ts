@@ -5,14 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTxFromRLP } from '@ethereumjs/tx';
-import { bytesToHex, privateToAddress } from '@ethereumjs/util';
-import { Wallet } from 'ethers';
-import { keccak256 } from '../../node-core/common/hash.ts';
+import { bytesToHex } from '@ethereumjs/util';
 import { ReaderGone } from '../../node-core/common/piece-channel.ts';
-import { EvmMachine } from '../../node-core/evm/machine.ts';
-import { EvmBaseState, EvmChanges, newEvmAccount } from '../../node-core/evm/state.ts';
+import { EvmChanges } from '../../node-core/evm/state.ts';
 import { StructLogger } from '../../node-core/evm/trace/struct-logger.ts';
+import { machineWithContract } from '../helpers/evm-machine.ts';
 
 /**
  * With calldata: TSTORE(0, 1), then loop until the gas is gone. Without: return TLOAD(0).
@@ -24,16 +21,8 @@ const KEY = new Uint8Array(32).fill(9);
 const CONTRACT = '0x' + '22'.repeat(20);
 
 test('a run stopped by its reader leaves no transient storage for the next run on the machine', async () => {
-  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
-  const base = new EvmBaseState();
-  base.accounts.set(bytesToHex(privateToAddress(KEY)), newEvmAccount(10n ** 24n));
-  const codeHash = keccak256(CODE);
-  base.accounts.set(CONTRACT, { ...newEvmAccount(0n), codeHash });
-  base.codes.set(bytesToHex(codeHash), CODE);
-  const tx = async (data: string) =>
-    createTxFromRLP(Buffer.from((await new Wallet(bytesToHex(KEY)).signTransaction({ to: CONTRACT, data, nonce: 0, gasLimit: 200_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 })).slice(2), 'hex'), { common: machine.common });
-  const env = { number: 1n, timestamp: 1_700_000_000n, prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
-  const run = async (data: string, logger: StructLogger) => machine.runListened({ tx: await tx(data), env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
+  const { machine, base, env, transaction } = await machineWithContract(CODE, KEY, CONTRACT);
+  const run = async (data: string, logger: StructLogger) => machine.runListened({ tx: await transaction({ data, gasLimit: 200_000n }), env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
 
   // The reader takes the first chunk and goes away.
   let chunks = 0;

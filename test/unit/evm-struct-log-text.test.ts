@@ -5,14 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTxFromRLP } from '@ethereumjs/tx';
-import { bytesToHex, privateToAddress } from '@ethereumjs/util';
-import { Wallet } from 'ethers';
-import { keccak256 } from '../../node-core/common/hash.ts';
 import { joinPieces } from '../../node-core/common/json-text.ts';
-import { EvmMachine } from '../../node-core/evm/machine.ts';
-import { EvmBaseState, EvmChanges, newEvmAccount } from '../../node-core/evm/state.ts';
+import { EvmChanges } from '../../node-core/evm/state.ts';
 import { StructLogger, type StructLoggerConfig } from '../../node-core/evm/trace/struct-logger.ts';
+import { machineWithContract } from '../helpers/evm-machine.ts';
 
 /** PUSH1 0 PUSH1 0 SSTORE (slot 0 from 1 to 0: a refund, shown from the SSTORE's own entry on as geth does), PUSH1 7 PUSH1 1 ADD POP STOP. */
 const CODE = Uint8Array.of(0x60, 0x00, 0x60, 0x00, 0x55, 0x60, 0x07, 0x60, 0x01, 0x01, 0x50, 0x00);
@@ -21,18 +17,10 @@ const CONTRACT = '0x' + '22'.repeat(20);
 const SLOT0 = `0x${'0'.repeat(64)}`;
 
 async function trace(config: StructLoggerConfig): Promise<string> {
-  const machine = await EvmMachine.create(5705, async () => new Uint8Array(32));
-  const base = new EvmBaseState();
-  base.accounts.set(bytesToHex(privateToAddress(KEY)), newEvmAccount(10n ** 24n));
-  const codeHash = keccak256(CODE);
-  base.accounts.set(CONTRACT, { ...newEvmAccount(0n), codeHash });
-  base.codes.set(bytesToHex(codeHash), CODE);
+  const { machine, base, env, transaction } = await machineWithContract(CODE, KEY, CONTRACT);
   base.storageByAddress.set(CONTRACT, new Map([[SLOT0, Uint8Array.of(1)]]));
-  const raw = await new Wallet(bytesToHex(KEY)).signTransaction({ to: CONTRACT, nonce: 0, gasLimit: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
-  const tx = createTxFromRLP(Buffer.from(raw.slice(2), 'hex'), { common: machine.common });
   const logger = new StructLogger(config);
-  const env = { number: 1n, timestamp: 1_700_000_000n, prevRandao: new Uint8Array(32), baseFeePerGas: 1_000_000_000n };
-  const run = await machine.runListened({ tx, env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
+  const run = await machine.runListened({ tx: await transaction(), env, below: base, changes: new EvmChanges(), canCredit: () => false }, logger.listeners);
   return joinPieces(logger.result(run).pieces);
 }
 
