@@ -169,8 +169,9 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
     socket.on('data', onData);
     socket.on('end', onEnd);
     socket.on('timeout', onTimeout);
+    const onError = () => socket.destroy();
     socket.on('close', forget);
-    socket.on('error', () => socket.destroy());
+    socket.on('error', onError);
 
     const handOver = () => {
       handedOver = true;
@@ -179,6 +180,8 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
       socket.off('end', onEnd);
       socket.off('timeout', onTimeout);
       socket.off('close', forget);
+      // node:http has its own error handling for the connection from here on (a 400 for a bad request).
+      socket.off('error', onError);
       socket.setTimeout(0);
       socket.pause();
       if (pending.length > 0) socket.unshift(pending);
