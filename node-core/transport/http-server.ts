@@ -8,6 +8,9 @@ import type { EventEmitter } from 'node:events';
 import http from 'node:http';
 import { forbiddenHostMessage, hostAllowed } from './host-check.ts';
 
+/** How long an idle kept-alive connection stays open. */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** Agave's MAX_REQUEST_BODY_SIZE. */
 export const MAX_REQUEST_BODY_SIZE = 50 * 1024;
 
@@ -122,7 +125,8 @@ async function sendStream(res: http.ServerResponse, stream: AsyncIterable<Piece>
   }
 }
 
-const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+/** A JSON-RPC error answer with no id (the request was not read as JSON-RPC). */
+export const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 
 export function createHttpServer(h: HttpHandlers): http.Server {
   const server = http.createServer((req, res) => {
@@ -175,6 +179,6 @@ export function createHttpServer(h: HttpHandlers): http.Server {
       );
     });
   });
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   return server;
 }

@@ -14,13 +14,11 @@
 import type http from 'node:http';
 import type net from 'node:net';
 import { hostAllowed } from './host-check.ts';
-import { drained, MAX_REQUEST_BODY_SIZE, STREAM_QUEUE_BYTES, STREAM_STALL_MS, type HttpHandlers } from './http-server.ts';
+import { drained, KEEP_ALIVE_MS, MAX_REQUEST_BODY_SIZE, rpcError, STREAM_QUEUE_BYTES, STREAM_STALL_MS, type HttpHandlers } from './http-server.ts';
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** A request head longer than this goes to node:http (which answers 431). */
 const MAX_HEAD_BYTES = 16 * 1024;
-/** node:http's keep-alive timeout, kept by the connections read here too. */
-const KEEP_ALIVE_MS = 65_000;
 
 /** The parts of a request head this path needs; null: not a request for this path. */
 interface PostHead {
@@ -70,12 +68,14 @@ function parsePostHead(head: string, allowedHosts: readonly string[]): PostHead 
 const POST_PREFIX = Buffer.from('POST ');
 const startsLikePost = (bytes: Buffer) => bytes.subarray(0, POST_PREFIX.length).equals(POST_PREFIX.subarray(0, Math.min(bytes.length, POST_PREFIX.length)));
 
-const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-const head = (status: string, length: number) =>
-  `HTTP/1.1 ${status}\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`;
-
-const chunkedHead = () =>
-  `HTTP/1.1 200 OK\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`;
+// Responses carry what node:http's carry here: the CORS origin, and keep-alive with node:http's timeout.
+const KEEP_ALIVE = `Connection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n`;
+const JSON_FIELDS = 'access-control-allow-origin: *\r\ncontent-type: application/json\r\n';
+const head = (status: string, length: number) => `HTTP/1.1 ${status}\r\n${JSON_FIELDS}content-length: ${length}\r\n${KEEP_ALIVE}\r\n`;
+const CHUNKED_HEAD = `HTTP/1.1 200 OK\r\n${JSON_FIELDS}transfer-encoding: chunked\r\n${KEEP_ALIVE}\r\n`;
+const NO_CONTENT = `HTTP/1.1 204 No Content\r\naccess-control-allow-origin: *\r\n${KEEP_ALIVE}\r\n`;
+const INTERNAL_ERROR_BODY = rpcError(-32603, 'Internal error');
+const INTERNAL_ERROR = head('500 Internal Server Error', Buffer.byteLength(INTERNAL_ERROR_BODY)) + INTERNAL_ERROR_BODY;
 
 type Piece = string | Uint8Array;
 
@@ -92,7 +92,7 @@ async function streamOnSocket(socket: net.Socket, stream: AsyncIterable<Piece>, 
   try {
     for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
       if (socket.destroyed) break;
-      if (!began) socket.write(chunkedHead());
+      if (!began) socket.write(CHUNKED_HEAD);
       began = true;
       const piece = next.value;
       const length = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
@@ -112,8 +112,7 @@ async function streamOnSocket(socket: net.Socket, stream: AsyncIterable<Piece>, 
       socket.destroy();
       return false;
     }
-    const text = rpcError(-32603, 'Internal error');
-    socket.write(head('500 Internal Server Error', Buffer.byteLength(text)) + text);
+    socket.write(INTERNAL_ERROR);
     return true;
   } finally {
     await pieces.return?.();
@@ -215,8 +214,7 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
         (answer) => finish(answer),
         (e) => {
           console.error('isthmus: request failed:', e);
-          const text = rpcError(-32603, 'Internal error');
-          socket.write(head('500 Internal Server Error', Buffer.byteLength(text)) + text);
+          socket.write(INTERNAL_ERROR);
           done();
         },
       );
@@ -225,7 +223,7 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
     const finish = (answer: Awaited<ReturnType<HttpHandlers['answer']>>) => {
       if (socket.destroyed) return;
       if (answer === null) {
-        socket.write(`HTTP/1.1 204 No Content\r\naccess-control-allow-origin: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n\r\n`);
+        socket.write(NO_CONTENT);
       } else if (typeof answer === 'string') {
         socket.write(head('200 OK', Buffer.byteLength(answer)) + answer);
       } else if (Symbol.asyncIterator in answer) {
