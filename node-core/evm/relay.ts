@@ -97,8 +97,12 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     // A revert or reset discards what the chain took after the slot it returns to; a transaction
     // waiting for a nonce gap was sent in that time, and its sender's nonce is back where it was: it
     // goes too, rather than fill a gap of the discarded time later. (Nothing is in flight then: the
-    // chain executed every queued transaction before it, Chain.exclusive.)
-    chain.on('reverted', () => this.dropQueued());
+    // chain executed every queued transaction before it, Chain.exclusive.) One executed in a slot
+    // whose block was not yet visible ran in the discarded time too: the chain no longer has it.
+    chain.on('reverted', () => {
+      this.dropQueued();
+      this.forget([...this.executed]);
+    });
     space.on('block', (block) => {
       this.forget(block.transactions);
       this.recentBlockSizes.push(block.transactions.length);

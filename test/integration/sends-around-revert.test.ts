@@ -66,6 +66,32 @@ describe('sends around a revert or a reset', () => {
     assert.equal(await provider.getBalance(to), 12n);
   });
 
+  test('a revert forgets a transaction the chain executed in a discarded slot before its block was visible: the same bytes can be sent again', async () => {
+    const to = Wallet.createRandom().address;
+    // With the clock paused the slot stays open: the transaction runs in it, and its block is not sealed.
+    let sent = '';
+    assert.equal((await rpc(node.rpcUrl, 'surfnet_pauseClock', [])).error, undefined);
+    try {
+      const snap = (await rpc(node.evmRpcUrl, 'evm_snapshot', [])).result;
+      const raw = await signed(await pendingNonce(), to, 9n);
+      const hash = (await rpc(node.evmRpcUrl, 'eth_sendRawTransaction', [raw])).result;
+      await waitFor(async () => BigInt((await rpc(node.evmRpcUrl, 'eth_getBalance', [to, 'pending'])).result) === 9n, { what: 'the transfer executed' });
+      assert.equal((await rpc(node.evmRpcUrl, 'eth_getTransactionReceipt', [hash])).result, null, 'not in a visible block yet');
+
+      assert.equal((await rpc(node.evmRpcUrl, 'evm_revert', [snap])).result, true);
+      assert.equal((await rpc(node.evmRpcUrl, 'eth_getTransactionByHash', [hash])).result, null);
+      assert.equal(BigInt((await rpc(node.evmRpcUrl, 'eth_getBalance', [to, 'pending'])).result), 0n);
+      const again = await rpc(node.evmRpcUrl, 'eth_sendRawTransaction', [raw]);
+      assert.equal(again.error, undefined, JSON.stringify(again.error));
+      assert.equal(again.result, hash);
+      sent = hash;
+    } finally {
+      await rpc(node.rpcUrl, 'surfnet_resumeClock', []);
+    }
+    await receiptOf(sent);
+    assert.equal(await provider.getBalance(to), 9n);
+  });
+
   test('sends that arrive while a revert or reset holds the chain wait for it, then land (EVM, native, airdrop)', async () => {
     const evmTo = Wallet.createRandom().address;
     const nativeTo = Keypair.generate().publicKey;
