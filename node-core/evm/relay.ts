@@ -148,13 +148,14 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
 
   /**
    * Validates and takes a raw transaction; returns its hash. `wrapped`: the native transaction that
-   * carries it, made ahead of time (the submission worker, wrapInOne), used while its blockhash is valid.
+   * carries it, made ahead of time (the submission worker, wrapInOne), used while its blockhash is valid;
+   * `adopted`: these bytes decoded already (the worker's recovery, TransactionDecoder.adopt).
    */
-  submitRaw(raw: Uint8Array, wrapped?: Transaction): Hex {
+  submitRaw(raw: Uint8Array, wrapped?: Transaction, adopted?: DecodedTransaction): Hex {
     this.precheck(raw);
     let decoded: DecodedTransaction;
     try {
-      decoded = this.space.decoder.decode(raw);
+      decoded = adopted ?? this.space.decoder.decode(raw);
     } catch (e) {
       if (e instanceof InvalidTransaction) throw new TxRejected(e.message);
       throw e;

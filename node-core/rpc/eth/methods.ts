@@ -395,10 +395,10 @@ const eth_sendRawTransaction: Method = async (p, ctx) => {
     // The checks, the sender's recovery and the native wrapping on the worker thread, when it runs (else submitRaw does them here).
     const recovery = await ctx.submissions?.recoverEvm(raw, ctx.space.chainId, ctx.relay.wrapping());
     const recovered = recovery && 'recovered' in recovery ? recovery : null;
-    if (recovered) ctx.space.decoder.adopt(raw, recovered.recovered);
+    const adopted = recovered ? ctx.space.decoder.adopt(raw, recovered.recovered) : undefined;
     // Checked against the chain after a snapshot, revert or reset in progress (Chain.whenOpen); submitRaw is synchronous.
     await ctx.chain.whenOpen();
-    return ctx.relay.submitRaw(raw, recovered?.wrapped);
+    return ctx.relay.submitRaw(raw, recovered?.wrapped, adopted);
   } catch (e) {
     return rejected(e);
   }
