@@ -49,6 +49,8 @@ const send = (tx: Transaction, signers: Signer[]) => sendAndConfirmTransaction(c
 async function connect(n: TestNode): Promise<void> {
   node = n;
   conn = new Connection(n.rpcUrl, { commitment: 'confirmed', wsEndpoint: n.pubsubUrl });
+  // web3.js reuses a fetched blockhash for 30 s; at 40 ms slots a blockhash expires after ~6 s.
+  (conn as unknown as { _disableBlockhashCaching: boolean })._disableBlockhashCaching = true;
 }
 
 before(async () => {
