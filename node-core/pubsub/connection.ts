@@ -99,8 +99,11 @@ export class Connection implements Subscriber {
   private corkedBytes = 0;
 
   /**
-   * Messages sent in one turn of the event loop leave in one socket write (a slot's notifications
+   * Messages sent in one run of synchronous code leave in one socket write (a slot's notifications
    * to one client are often many). `_socket` is ws's own socket; without it nothing is corked.
+   * Uncorked in a microtask, not on the next tick: a chain event is often emitted from a promise
+   * continuation, where ticks wait until the whole microtask queue has run, and the slot's seal and
+   * store commit queued behind the event are in it (the slot notifications waited for them).
    */
   private cork(): void {
     if (this.corked) return;
@@ -108,7 +111,7 @@ export class Connection implements Subscriber {
     if (!socket) return;
     this.corked = true;
     socket.cork();
-    process.nextTick(() => {
+    queueMicrotask(() => {
       this.corked = false;
       this.corkedBytes = 0;
       socket.uncork();
