@@ -38,6 +38,10 @@ const ENV_KEYS = 'address,caller,callData,callValue,code,isStatic,isCreate,depth
 const RESULT_KEYS = 'logs,returnValue,selfdestruct,createdAddresses';
 
 const keysOf = (o: object) => Object.keys(o).join(',');
+const count = (keys: string) => keys.split(',').length;
+const RUN_STATE_KEY_COUNT = count(RUN_STATE_KEYS);
+const ENV_KEY_COUNT = count(ENV_KEYS);
+const RESULT_KEY_COUNT = count(RESULT_KEYS);
 
 /** `{ ...rs, ...result, ...env }` for the known keys, as one literal. */
 function mergedRunState(rs: Obj, result: Obj, env: Obj): Obj {
@@ -84,6 +88,8 @@ function mergedRunState(rs: Obj, result: Obj, env: Obj): Obj {
 }
 
 function install(Interpreter: InterpreterClass): void {
+  /** Whether the run state, result and environment have the names above (set on the first frame that can tell). */
+  let namesChecked: boolean | undefined;
   const original = (EVM.prototype as unknown as EvmLike).runInterpreter;
   // A copy of @ethereumjs/evm 10.1.3's EVM.runInterpreter; only how its two answers are built differs.
   (EVM.prototype as unknown as EvmLike).runInterpreter = async function (this: EvmLike, message: Obj, opts: Obj = {}): Promise<Obj> {
@@ -136,7 +142,10 @@ function install(Interpreter: InterpreterClass): void {
     }
     message.accessWitness?.commit();
     const rs = interpreterRes.runState;
-    const known = keysOf(result) === RESULT_KEYS && keysOf(rs) === RUN_STATE_KEYS && keysOf(interpreter._env) === ENV_KEYS;
+    // The literals below hold the keys this version's objects are made with, checked by name on the
+    // first frame whose counts match; after that a key added on the way (EOF code's env.eof) changes a count.
+    let known = Object.keys(result).length === RESULT_KEY_COUNT && Object.keys(rs).length === RUN_STATE_KEY_COUNT && Object.keys(interpreter._env).length === ENV_KEY_COUNT;
+    if (known) known = namesChecked ??= keysOf(result) === RESULT_KEYS && keysOf(rs) === RUN_STATE_KEYS && keysOf(interpreter._env) === ENV_KEYS;
     if (!known) {
       return {
         ...result,
