@@ -9,6 +9,7 @@ import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { bytesEqual } from '../common/bytes.ts';
 import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE } from './constants.ts';
 import { createBridgePrecompile, type BridgeCallContext } from './bridge-precompile.ts';
 import { installFrameResultShape } from './frame-result-shape.ts';
@@ -67,7 +68,8 @@ export class EvmMachine {
   /** Frames are followed only for transactions the chain runs (their records feed the indexes), not for calls and estimates. */
   private followFrames = false;
   private canCredit: (recipient: string) => boolean = () => false;
-  private blockCache: { key: string; block: Block } | null = null;
+  /** The last block made, with a copy of the environment it was made for (an environment object may change: a bank's is retimed). */
+  private blockCache: { env: BlockEnv; block: Block } | null = null;
 
   private constructor(
     readonly common: Common,
@@ -132,8 +134,8 @@ export class EvmMachine {
 
   /** The @ethereumjs block for an environment (cached: every transaction of a slot shares one). */
   block(env: BlockEnv): Block {
-    const key = `${env.number}:${env.timestamp}:${env.baseFeePerGas}:${env.prevRandao.join(',')}`;
-    if (this.blockCache?.key === key) return this.blockCache.block;
+    const last = this.blockCache?.env;
+    if (last && last.number === env.number && last.timestamp === env.timestamp && last.baseFeePerGas === env.baseFeePerGas && bytesEqual(last.prevRandao, env.prevRandao)) return this.blockCache!.block;
     const block = createBlock(
       {
         header: {
@@ -147,7 +149,7 @@ export class EvmMachine {
       },
       { common: this.common, skipConsensusFormatValidation: true },
     );
-    this.blockCache = { key, block };
+    this.blockCache = { env: { number: env.number, timestamp: env.timestamp, prevRandao: env.prevRandao.slice(), baseFeePerGas: env.baseFeePerGas }, block };
     return block;
   }
 
