@@ -10,7 +10,8 @@
  * folders below the project root as dist/cli is); the current sources' bundle always runs too.
  * --cpu-prof writes the node processes' V8 CPU profiles to DIR.
  * Beside each rate it prints the CPU time the serving process spent per call (Linux: /proc), a
- * steadier figure for A/B than the rate when other work shares the machine.
+ * steadier figure for A/B than the rate when other work shares the machine, and, in brackets, the
+ * rate of one call repeated (answered from the result cache: never the headline).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -92,15 +93,15 @@ async function startAnvil(): Promise<Running | null> {
   return { url, pid: child.pid, stop: async () => void child.kill('SIGKILL') };
 }
 
-/** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one. */
-async function distinctCalls(url: string, address: string, count: number, first: number): Promise<number> {
-  const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
+/** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one (`same`: every call from `first`, which a result cache answers). */
+async function distinctCalls(url: string, address: string, count: number, first: number, same = false): Promise<number> {
+  const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(same ? first : first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
   const r = await postFromProcesses(url, bodies, CONCURRENCY, Number(values.clients));
   if (r.errors) throw new Error(`${r.errors} eth_call failed, first: ${r.firstError}`);
   return r.ok / r.seconds;
 }
 
-async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<{ rate: number; cpuMicros: number | null } | null> {
+async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<{ rate: number; cpuMicros: number | null; cached: number } | null> {
   const running = await start();
   if (!running) return null;
   try {
@@ -111,7 +112,9 @@ async function measure(name: string, start: () => Promise<Running | null>, chain
     const cpuAfter = cpuSeconds(running.pid);
     const cpuMicros = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / READS;
     console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s${cpuMicros === null ? '' : `, ${cpuMicros.toFixed(0)} µs of its CPU per call`}`);
-    return { rate, cpuMicros };
+    const cached = await distinctCalls(running.url, address, READS, 2_000_000, true);
+    console.log(`  ${name}: (the same call each time, from the result cache: ${cached.toFixed(0)}/s)`);
+    return { rate, cpuMicros, cached };
   } finally {
     await running.stop();
   }
@@ -122,8 +125,10 @@ const builds: [string, string][] = [['current', BUNDLE]];
 if (values.bundle) builds.unshift([values.bundle, path.resolve(values.bundle)]);
 const figures = new Map<string, number[]>();
 const cpu = new Map<string, number[]>();
-const note = (name: string, m: { rate: number; cpuMicros: number | null }) => {
+const cachedFigures = new Map<string, number[]>();
+const note = (name: string, m: { rate: number; cpuMicros: number | null; cached: number }) => {
   figures.set(name, [...(figures.get(name) ?? []), m.rate]);
+  cachedFigures.set(name, [...(cachedFigures.get(name) ?? []), m.cached]);
   if (m.cpuMicros !== null) cpu.set(name, [...(cpu.get(name) ?? []), m.cpuMicros]);
 };
 const load = () => os.loadavg()[0]!.toFixed(1);
@@ -149,5 +154,6 @@ for (const [name, xs] of figures) {
   const ratio = anvil && name !== 'anvil' ? ` = ${(median(xs) / median(anvil)).toFixed(2)}x Anvil (median)` : '';
   const micros = cpu.get(name);
   const perCall = micros ? `; CPU per call ${micros.map((x) => x.toFixed(0)).join(', ')} µs, median ${median(micros).toFixed(0)}` : '';
-  console.log(`${name.padEnd(24)} ${xs.map((x) => x.toFixed(0)).join(', ')} /s; median ${median(xs).toFixed(0)}${ratio}${perCall}`);
+  const cached = cachedFigures.get(name)!;
+  console.log(`${name.padEnd(24)} ${xs.map((x) => x.toFixed(0)).join(', ')} /s; median ${median(xs).toFixed(0)}${ratio}${perCall}; (same call, cached: median ${median(cached).toFixed(0)}/s)`);
 }
