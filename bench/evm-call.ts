@@ -9,6 +9,9 @@
  * --bundle names another compiled node (a copy of dist/cli built from another commit, kept two
  * folders below the project root as dist/cli is); the current sources' bundle always runs too.
  * --cpu-prof writes the node processes' V8 CPU profiles to DIR.
+ * Beside each rate it prints the CPU time the serving process spent per call (Linux: /proc), a
+ * steadier figure for A/B than the rate when other work shares the machine, and, in brackets, the
+ * rate of one call repeated (answered from the result cache: never the headline).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,8 +44,24 @@ const WORDS = 'test test test test test test test test test test test junk';
 
 interface Running {
   url: string;
+  pid?: number;
   stop(): Promise<void>;
 }
+
+/** CPU seconds (user + system) a process has used so far; null where /proc is not there. */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** Linux's USER_HZ, the unit of /proc/PID/stat's times (100 on every architecture Node runs on). */
+const CLOCK_TICKS = 100;
 
 async function startBundle(bundle: string): Promise<Running> {
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-call-'));
@@ -54,6 +73,7 @@ async function startBundle(bundle: string): Promise<Running> {
   await whenReady(child);
   return {
     url: `http://127.0.0.1:${evmPort}`,
+    pid: child.pid,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGINT');
@@ -70,26 +90,31 @@ async function startAnvil(): Promise<Running | null> {
   const child = spawn(anvil, ['--port', String(port), '--silent', '--mnemonic', WORDS, '--block-time', '1'], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   await waitForEthNode(url, 'anvil');
-  return { url, stop: async () => void child.kill('SIGKILL') };
+  return { url, pid: child.pid, stop: async () => void child.kill('SIGKILL') };
 }
 
-/** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one. */
-async function distinctCalls(url: string, address: string, count: number, first: number): Promise<number> {
-  const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
+/** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one (`same`: every call from `first`, which a result cache answers). */
+async function distinctCalls(url: string, address: string, count: number, first: number, same = false): Promise<number> {
+  const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(same ? first : first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
   const r = await postFromProcesses(url, bodies, CONCURRENCY, Number(values.clients));
   if (r.errors) throw new Error(`${r.errors} eth_call failed, first: ${r.firstError}`);
   return r.ok / r.seconds;
 }
 
-async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<number | null> {
+async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<{ rate: number; cpuMicros: number | null; cached: number } | null> {
   const running = await start();
   if (!running) return null;
   try {
     const address = await deployCounter(running.url, chainId, new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex')));
     await distinctCalls(running.url, address, Math.min(3000, READS), 1_000_000);
+    const cpuBefore = cpuSeconds(running.pid);
     const rate = await distinctCalls(running.url, address, READS, 1);
-    console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s`);
-    return rate;
+    const cpuAfter = cpuSeconds(running.pid);
+    const cpuMicros = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / READS;
+    console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s${cpuMicros === null ? '' : `, ${cpuMicros.toFixed(0)} µs of its CPU per call`}`);
+    const cached = await distinctCalls(running.url, address, READS, 2_000_000, true);
+    console.log(`  ${name}: (the same call each time, from the result cache: ${cached.toFixed(0)}/s)`);
+    return { rate, cpuMicros, cached };
   } finally {
     await running.stop();
   }
@@ -99,17 +124,23 @@ await ensureFreshBundle();
 const builds: [string, string][] = [['current', BUNDLE]];
 if (values.bundle) builds.unshift([values.bundle, path.resolve(values.bundle)]);
 const figures = new Map<string, number[]>();
+const cpu = new Map<string, number[]>();
+const cachedFigures = new Map<string, number[]>();
+const note = (name: string, m: { rate: number; cpuMicros: number | null; cached: number }) => {
+  figures.set(name, [...(figures.get(name) ?? []), m.rate]);
+  cachedFigures.set(name, [...(cachedFigures.get(name) ?? []), m.cached]);
+  if (m.cpuMicros !== null) cpu.set(name, [...(cpu.get(name) ?? []), m.cpuMicros]);
+};
 const load = () => os.loadavg()[0]!.toFixed(1);
 for (let round = 1; round <= Number(values.rounds); round++) {
   console.log(`round ${round} (load ${load()})`);
   const order = round % 2 === 1 ? builds : [...builds].reverse();
   for (const [name, bundle] of order) {
-    const rate = await measure(name, () => startBundle(bundle), 5705n);
-    figures.set(name, [...(figures.get(name) ?? []), rate!]);
+    note(name, (await measure(name, () => startBundle(bundle), 5705n))!);
   }
   if (values.anvil) {
-    const rate = await measure('anvil', startAnvil, 31337n);
-    if (rate !== null) figures.set('anvil', [...(figures.get('anvil') ?? []), rate]);
+    const m = await measure('anvil', startAnvil, 31337n);
+    if (m !== null) note('anvil', m);
   }
 }
 console.log(`\nload now ${load()}`);
@@ -121,5 +152,8 @@ const median = (xs: number[]) => {
 const anvil = figures.get('anvil');
 for (const [name, xs] of figures) {
   const ratio = anvil && name !== 'anvil' ? ` = ${(median(xs) / median(anvil)).toFixed(2)}x Anvil (median)` : '';
-  console.log(`${name.padEnd(24)} ${xs.map((x) => x.toFixed(0)).join(', ')} /s; median ${median(xs).toFixed(0)}${ratio}`);
+  const micros = cpu.get(name);
+  const perCall = micros ? `; CPU per call ${micros.map((x) => x.toFixed(0)).join(', ')} µs, median ${median(micros).toFixed(0)}` : '';
+  const cached = cachedFigures.get(name)!;
+  console.log(`${name.padEnd(24)} ${xs.map((x) => x.toFixed(0)).join(', ')} /s; median ${median(xs).toFixed(0)}${ratio}${perCall}; (same call, cached: median ${median(cached).toFixed(0)}/s)`);
 }

@@ -236,7 +236,7 @@ const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}x
 console.log('');
 console.log(`transfers        ${ours.transfers.toFixed(0)}/s = ${ratio(ours.transfers, anvil?.transfers)}; bar 0.5x; ceiling ${ceiling.toFixed(0)}/s (runTx in-process)`);
 console.log(`send-to-receipt  median ${ours.latency.median.toFixed(0)} ms, p90 ${ours.latency.p90.toFixed(0)} ms during the burst${anvil ? ` (Anvil, a block a second: median ${anvil.latency.median.toFixed(0)} ms, p90 ${anvil.latency.p90.toFixed(0)} ms)` : ''}; goal: median within two slots`);
-console.log(`eth_call         ${ours.call.toFixed(0)} requests/s = ${ratio(ours.call, anvil?.call)}; bar 0.25x (the same call: answered from the block's result cache after the first)`);
+console.log(`eth_call         ${ours.call.toFixed(0)} requests/s = ${ratio(ours.call, anvil?.call)}; bar 0.25x (the same call: answered from the block's result cache after the second)`);
 console.log(`eth_call (distinct) ${ours.callDistinct.toFixed(0)} requests/s = ${ratio(ours.callDistinct, anvil?.callDistinct)} (a different caller each time: every call executed); goal 0.3x; ceiling ${callCeiling.toFixed(0)}/s (the same call on the EVM machine in-process, no RPC)${anvil ? ` = ${(callCeiling / anvil.callDistinct).toFixed(2)}x Anvil` : ''}`);
 console.log(`eth_getBalance   ${ours.balance.toFixed(0)} requests/s = ${ratio(ours.balance, anvil?.balance)}; bar 1x; the same client against a bare HTTP server: ${bareServer.toFixed(0)}/s`);
 console.log(memoryGoalLines(ours.memory).map((line, i) => `${i === 0 ? 'memory (RSS)    ' : '                '} ${line}`).join('\n'));

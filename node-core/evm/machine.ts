@@ -9,8 +9,10 @@ import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { bytesEqual } from '../common/bytes.ts';
 import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE } from './constants.ts';
 import { createBridgePrecompile, type BridgeCallContext } from './bridge-precompile.ts';
+import { installFrameResultShape } from './frame-result-shape.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
 import { installLightStepEvents, TRACE_STEP, type StepHandler } from './trace/light-step-events.ts';
 import { createEvmCommon } from './evm-common.ts';
@@ -66,7 +68,8 @@ export class EvmMachine {
   /** Frames are followed only for transactions the chain runs (their records feed the indexes), not for calls and estimates. */
   private followFrames = false;
   private canCredit: (recipient: string) => boolean = () => false;
-  private blockCache: { key: string; block: Block } | null = null;
+  /** The last block made, with a copy of the environment it was made for (an environment object may change: a bank's is retimed). */
+  private blockCache: { env: BlockEnv; block: Block } | null = null;
 
   private constructor(
     readonly common: Common,
@@ -105,6 +108,7 @@ export class EvmMachine {
 
   static async create(chainId: number, blockHash: (n: bigint) => Promise<Uint8Array>, storageRootOf?: (address: string) => Uint8Array): Promise<EvmMachine> {
     await installJumpAnalysisCache();
+    await installFrameResultShape();
     const common = createEvmCommon(chainId);
     const nothing = { account: () => null, storage: () => new Uint8Array(0), code: () => undefined };
     const stateManager = new FlatStateManager(nothing, new EvmChanges(), storageRootOf);
@@ -130,8 +134,8 @@ export class EvmMachine {
 
   /** The @ethereumjs block for an environment (cached: every transaction of a slot shares one). */
   block(env: BlockEnv): Block {
-    const key = `${env.number}:${env.timestamp}:${env.baseFeePerGas}:${env.prevRandao.join(',')}`;
-    if (this.blockCache?.key === key) return this.blockCache.block;
+    const last = this.blockCache?.env;
+    if (last && last.number === env.number && last.timestamp === env.timestamp && last.baseFeePerGas === env.baseFeePerGas && bytesEqual(last.prevRandao, env.prevRandao)) return this.blockCache!.block;
     const block = createBlock(
       {
         header: {
@@ -145,7 +149,7 @@ export class EvmMachine {
       },
       { common: this.common, skipConsensusFormatValidation: true },
     );
-    this.blockCache = { key, block };
+    this.blockCache = { env: { number: env.number, timestamp: env.timestamp, prevRandao: env.prevRandao.slice(), baseFeePerGas: env.baseFeePerGas }, block };
     return block;
   }
 

@@ -110,7 +110,7 @@ describe('EVM space with ethers v6', () => {
     const filterId = await provider.send('eth_newFilter', [{ address, fromBlock: `0x${deployReceipt.blockNumber.toString(16)}`, topics: [deployed.interface.getEvent('Incremented')!.topicHash] }]);
     const headsId = await provider.send('eth_newBlockFilter', []);
 
-    // The same call twice at one block (the second from the block's result cache), then a new answer once the state moves.
+    // The same call twice at one block (a call asked for twice is kept in the block's result cache), then a new answer once the state moves.
     const count = deployed.getFunction('count');
     assert.equal(await count(), 5n);
     assert.equal(await count(), 5n);

@@ -45,10 +45,16 @@ export async function callTransaction(call: CallObject, target: CallTarget, gas:
 
 const toAccessList = (call: CallObject) => (call.accessList ?? []).map((i) => ({ address: i.address, storageKeys: i.storageKeys }));
 
+/** Zero-fee copies of block environments, one per environment (so calls against one block share it). */
+const unpricedEnvs = new WeakMap<BlockEnv, BlockEnv>();
+
 /** Calls carry no fee unless they name one: geth runs them with a zero base fee. */
 export function callEnv(env: BlockEnv, call: CallObject): BlockEnv {
   const priced = call.gasPrice !== undefined || call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined;
-  return priced ? env : { ...env, baseFeePerGas: 0n };
+  if (priced) return env;
+  let unpriced = unpricedEnvs.get(env);
+  if (!unpriced) unpricedEnvs.set(env, (unpriced = { number: env.number, timestamp: env.timestamp, prevRandao: env.prevRandao, baseFeePerGas: 0n }));
+  return unpriced;
 }
 
 /** The bridge adds transferToNative's recipient to the native transaction, so a call may credit it. */

@@ -3,6 +3,7 @@ import { hexToBytes } from '@ethereumjs/util';
 import type { EvmKey } from '../../keys/evm-keys.ts';
 import type { Chain } from '../../ledger/chain.ts';
 import type { ChainSnapshots } from '../../ledger/snapshots.ts';
+import type { BlockEnv } from '../../evm/machine.ts';
 import type { EvmBlockRecord } from '../../evm/records.ts';
 import type { EvmRelay } from '../../evm/relay.ts';
 import type { EvmSpace } from '../../evm/space.ts';
@@ -53,7 +54,14 @@ export async function selectBlock(ctx: EvmRpcContext, sel: BlockSelector): Promi
   return space.blockByHash(sel.hash);
 }
 
-const envOf = (b: EvmBlockRecord) => ({ number: BigInt(b.number), timestamp: BigInt(b.timestamp), prevRandao: hexToBytes(b.mixHash), baseFeePerGas: b.baseFeePerGas });
+/** Block environments per block record, made once per block (every call against the block shares one, so the machine's block cache knows it at once). */
+const envs = new WeakMap<EvmBlockRecord, BlockEnv>();
+
+function envOf(b: EvmBlockRecord): BlockEnv {
+  let env = envs.get(b);
+  if (!env) envs.set(b, (env = { number: BigInt(b.number), timestamp: BigInt(b.timestamp), prevRandao: hexToBytes(b.mixHash), baseFeePerGas: b.baseFeePerGas }));
+  return env;
+}
 
 /** A sealed bank's state: it no longer changes, unless it is also the working bank (a chain that has sealed nothing yet). */
 function sealedTarget(space: EvmRpcContext['space'], commitment: 'confirmed' | 'finalized', block: EvmBlockRecord): CallTarget {

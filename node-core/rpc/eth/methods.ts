@@ -144,8 +144,11 @@ const noOverrides = (v: unknown) => {
   return undefined;
 };
 
+/** eth_call's parameters (made once: it is the hottest method). */
+const ETH_CALL_PARAMS = [required('transaction', callObject), optional('block', blockSelector), optional('stateOverrides', noOverrides), optional('blockOverrides', noOverrides)] as const;
+
 const eth_call: Method = async (p, ctx) => {
-  const [call, sel = latest] = parseParams(p, [required('transaction', callObject), optional('block', blockSelector), optional('stateOverrides', noOverrides), optional('blockOverrides', noOverrides)]);
+  const [call, sel = latest] = parseParams(p, ETH_CALL_PARAMS);
   const target = await stateTarget(ctx, sel);
   return bytesHex(await cachedCall(call, target, () => ethCall(ctx.space.callMachine, call, target)));
 };
