@@ -1,3 +1,9 @@
+/*
+ * This file holds a modified copy of EVM.runInterpreter from @ethereumjs/evm 10.1.3
+ * (https://github.com/ethereumjs/ethereumjs-monorepo, packages/evm/src/evm.ts), which is licensed
+ * under the Mozilla Public License 2.0. This file is therefore under the MPL 2.0 too, unlike the rest
+ * of the project (MIT): a copy of the MPL is at https://mozilla.org/MPL/2.0/.
+ */
 /**
  * @ethereumjs's EVM.runInterpreter (one per message frame) builds its answer with
  * `{ ...result, runState: { ...interpreterRes.runState, ...result, ...interpreter._env }, exceptionError, gas, ... }`.
