@@ -79,6 +79,23 @@ type Pending =
   | { id: number; encoded: string; encoding: SubmissionEncoding; resolve(d: DecodedSubmission): void; reject(e: unknown): void }
   | { id: number; evm: Uint8Array; resolve(r: EvmRecovery | null): void; reject(e: unknown): void };
 
+/**
+ * Names that many transactions share (their signers, their read-only keys such as programs and
+ * sysvars, their blockhash), each kept as one string: the same payer in a thousand transactions is one
+ * string in all of them, and in the banks that keep them until their slot is rooted, instead of a copy
+ * per transaction from the worker's answer. Writable non-signer keys (a transfer's recipient) are
+ * mostly new each time and are not kept here. Bounded: cleared whole past SHARED_NAMES_LIMIT names.
+ */
+const SHARED_NAMES_LIMIT = 1024;
+const sharedNames = new Map<string, string>();
+function shared(name: string): string {
+  const seen = sharedNames.get(name);
+  if (seen !== undefined) return seen;
+  if (sharedNames.size >= SHARED_NAMES_LIMIT) sharedNames.clear();
+  sharedNames.set(name, name);
+  return name;
+}
+
 /** The transaction of a worker's answer: its bytes parsed again, with the names the worker made. */
 export function parsedFrom(answer: DecodedAnswer): Transaction {
   let next = 0;
@@ -88,6 +105,11 @@ export function parsedFrom(answer: DecodedAnswer): Transaction {
     return name;
   });
   if (next !== answer.names.length) throw new Error('the submission worker answered more names than the transaction has');
+  const m = tx.message;
+  const keys = m.accountKeys;
+  const readonlyFrom = keys.length - m.header.numReadonlyUnsignedAccounts;
+  for (let i = 0; i < keys.length; i++) if (i < m.header.numRequiredSignatures || i >= readonlyFrom) keys[i] = shared(keys[i]!);
+  m.recentBlockhash = shared(m.recentBlockhash);
   return tx;
 }
 
