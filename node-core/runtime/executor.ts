@@ -83,9 +83,12 @@ export function transactionFee(tx: Pick<Transaction, 'signatures' | 'message'>, 
 
 type RentState = { kind: 'uninitialized' } | { kind: 'exempt' } | { kind: 'paying'; size: number; lamports: number };
 
+const UNINITIALIZED: RentState = { kind: 'uninitialized' };
+const EXEMPT: RentState = { kind: 'exempt' };
+
 function rentState(env: ExecutionEnv, a: Account): RentState {
-  if (a.lamports === 0) return { kind: 'uninitialized' };
-  if (a.lamports >= minimumBalanceForRentExemption(env.sysvars.rent, a.data.length)) return { kind: 'exempt' };
+  if (a.lamports === 0) return UNINITIALIZED;
+  if (a.lamports >= minimumBalanceForRentExemption(env.sysvars.rent, a.data.length)) return EXEMPT;
   return { kind: 'paying', size: a.data.length, lamports: a.lamports };
 }
 
