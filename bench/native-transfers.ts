@@ -11,11 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startNodeProcess, type NodeProcess } from './lib/node-process.ts';
-import { postConcurrently, rpcCall, waitForEthNode } from './lib/http-load.ts';
+import { postConcurrently, postRaw, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { presignTransfers } from './lib/transfers.ts';
 import { liteSvmPeer } from './lib/litesvm.ts';
 import { headline } from './lib/headline.ts';
-import { cpuPerItem, threadCpu } from './lib/thread-cpu.ts';
+import { cpuByThread, cpuPerItem, cpuPerItemByThread, threadCpu } from './lib/thread-cpu.ts';
 import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, 'peer-count': { type: 'string', default: '2000' }, 'settle-seconds': { type: 'string', default: '60' } } });
@@ -47,9 +47,12 @@ async function transfers(node: NodeProcess): Promise<number> {
     JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }),
   );
   const base: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
-  const cpuBefore = threadCpu(node.child.pid!);
+  const pid = node.child.pid!;
+  const cpuBefore = threadCpu(pid);
+  const threadsBefore = cpuByThread(pid);
+  const clientBefore = process.cpuUsage();
   const start = performance.now();
-  const load = await postConcurrently(node.rpcUrl, bodies, CONCURRENCY);
+  const load = await postRaw(node.rpcUrl, bodies, CONCURRENCY);
   if (load.errors) console.log(`  isthmus: ${load.errors} sends failed, first: ${load.firstError}`);
   for (;;) {
     const n: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
@@ -57,10 +60,15 @@ async function transfers(node: NodeProcess): Promise<number> {
     await sleep(5);
   }
   const seconds = (performance.now() - start) / 1000;
-  const cpuAfter = threadCpu(node.child.pid!);
+  const cpuAfter = threadCpu(pid);
+  const threadsAfter = cpuByThread(pid);
+  const client = process.cpuUsage(clientBefore);
   const rate = load.ok / seconds;
   console.log(`  isthmus: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${rate.toFixed(0)} transfers/s`);
   console.log(`  isthmus: ${cpuPerItem(cpuBefore, cpuAfter, load.ok, 'transfer')} (load average ${os.loadavg()[0]!.toFixed(2)})`);
+  // The submission worker starts with the first send, so it is the thread that began during the load.
+  console.log(`  isthmus: ${cpuPerItemByThread(pid, threadsBefore, threadsAfter, load.ok, 'transfer', 'submission worker')}`);
+  if (load.ok) console.log(`  load client (this process, same machine): ${((client.user + client.system) / load.ok).toFixed(0)} µs of CPU per transfer`);
   return rate;
 }
 

@@ -9,7 +9,7 @@ import type { Account } from '../runtime/account.ts';
 import { loadMessageAddresses, type LoadedAddresses } from '../runtime/address-loader.ts';
 import { renderSysvar, SLOT_HISTORY_MAX_ENTRIES, SYSVAR_IDS } from '../runtime/sysvars.ts';
 import type { Message } from '../runtime/wire.ts';
-import type { AccountsDb, Bank } from './bank.ts';
+import { UnrootedChanges, type AccountsDb, type Bank } from './bank.ts';
 import { MAX_PROCESSING_AGE, type BlockhashQueue } from './blockhash-queue.ts';
 import type { Commitment } from './commitment.ts';
 import type { BlockSlotRing } from './slot-history.ts';
@@ -19,6 +19,8 @@ export class BankForks {
   private workingBank!: Bank;
   private confirmedBank!: Bank;
   private rootBank!: Bank;
+  /** What the unrooted banks changed: the banks of these forks are made with it (Bank.get reads it). */
+  readonly unrooted = new UnrootedChanges();
   constructor(
     readonly accounts: AccountsDb,
     private readonly blockhashes: BlockhashQueue,
@@ -65,14 +67,21 @@ export class BankForks {
       if (!b) continue;
       if (b.blockHeight > rootHeight) break;
       for (const [k, a] of b.changes) (a ? this.accounts.set(k, a) : this.accounts.delete(k));
+      this.unrooted.folded(b.changes.keys());
       // Its changes stay readable (they now equal the folded state); cutting the parent link keeps
       // older, superseded roots out of every read path.
       b.parent = null;
+      this.rootBank.leftForks();
       this.banks.delete(this.rootBank.slot);
       this.rootBank = b;
       rooted.push(b);
     }
     return rooted;
+  }
+
+  /** The chain is rebuilt from the store (a revert or reset): these banks are no longer its forks. */
+  dropAll(): void {
+    for (const bank of this.banks.values()) bank.leftForks();
   }
 
   /** The sealed banks above the root whose commits are in the store, oldest first. */

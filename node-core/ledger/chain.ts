@@ -186,10 +186,12 @@ export class Chain extends EventEmitter<ChainEventMap> {
       this.transactionCount++;
       this.emit('transaction', recorded);
     });
+    // The banks of before (a revert or reset) read as they did, without the new forks' index.
+    this.forks?.dropAll();
     this.forks = new BankForks(p.accounts, this.blockhashes, blockSlots);
     // After a (re)start everything stored is final: there are no forks to roll it back.
     const restartTimes = { unixTimestamp: p.meta.blockTime, epochStartTimestamp: p.epochStartTimestamp ?? this.genesis.creationTime };
-    const last = new Bank(p.meta.slot, p.meta.slot, null, p.accounts, this.sysvarsFor(p.meta.slot, restartTimes));
+    const last = new Bank(p.meta.slot, p.meta.slot, null, p.accounts, this.sysvarsFor(p.meta.slot, restartTimes), this.forks.unrooted);
     last.blockHeight = p.meta.blockHeight ?? p.recentHeaders.find((h) => h.slot === p.meta.slot)?.blockHeight ?? p.meta.slot;
     if (!p.meta.epochStakes) this.epochs.snapshotAtStart(last);
     last.blockhash = p.meta.blockhash;
@@ -427,7 +429,7 @@ export class Chain extends EventEmitter<ChainEventMap> {
     const beginsMs = opening?.beginsMs ?? Date.now() + this.timeOffsetMs + Math.max(0, slot - parent.slot - 1) * this.slotMs;
     if (opening) this.timeOffsetMs = beginsMs - Date.now();
     this.forks.blockSlots.add(slot);
-    const working = new Bank(slot, parent.slot, parent, this.forks.accounts, this.sysvarsFor(slot, clockAfter(parent, slot, beginsMs, this.genesis.epochSchedule)));
+    const working = new Bank(slot, parent.slot, parent, this.forks.accounts, this.sysvarsFor(slot, clockAfter(parent, slot, beginsMs, this.genesis.epochSchedule)), this.forks.unrooted);
     working.blockHeight = parent.blockHeight + 1;
     this.forks.insertWorking(working);
     for (const ext of this.extensions) ext.openBank(working, parent);

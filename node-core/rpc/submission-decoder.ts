@@ -14,7 +14,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { verifyTransactionSignaturesAsync } from '../runtime/signatures.ts';
-import type { Transaction } from '../runtime/wire.ts';
+import { parseTransaction, type Transaction } from '../runtime/wire.ts';
 import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
 import type { RecoveredSender } from '../evm/transaction.ts';
@@ -52,8 +52,19 @@ export interface EvmWrapping {
  */
 export type EvmRecovery = { recovered: RecoveredSender; wrapped?: Transaction } | { invalid: string };
 
+/**
+ * A decoded native transaction as the worker answers it: its wire bytes and the base-58 names its
+ * parse made, in order (runtime/wire.ts Namer), from which the event loop parses it again (parsedFrom).
+ */
+export interface DecodedAnswer {
+  id: number;
+  wire: Uint8Array;
+  names: string[];
+  verified: boolean;
+}
+
 export type SubmissionAnswer =
-  | { id: number; tx: Transaction; verified: boolean }
+  | DecodedAnswer
   | ({ id: number } & EvmRecovery)
   | { id: number; rpcError: { code: number; message: string } }
   | { id: number; failure: string };
@@ -67,6 +78,40 @@ export interface DecodedSubmission {
 type Pending =
   | { id: number; encoded: string; encoding: SubmissionEncoding; resolve(d: DecodedSubmission): void; reject(e: unknown): void }
   | { id: number; evm: Uint8Array; resolve(r: EvmRecovery | null): void; reject(e: unknown): void };
+
+/**
+ * Names that many transactions share (their signers, their read-only keys such as programs and
+ * sysvars, their blockhash), each kept as one string: the same payer in a thousand transactions is one
+ * string in all of them, and in the banks that keep them until their slot is rooted, instead of a copy
+ * per transaction from the worker's answer. Writable non-signer keys (a transfer's recipient) are
+ * mostly new each time and are not kept here. Bounded: cleared whole past SHARED_NAMES_LIMIT names.
+ */
+const SHARED_NAMES_LIMIT = 1024;
+const sharedNames = new Map<string, string>();
+function shared(name: string): string {
+  const seen = sharedNames.get(name);
+  if (seen !== undefined) return seen;
+  if (sharedNames.size >= SHARED_NAMES_LIMIT) sharedNames.clear();
+  sharedNames.set(name, name);
+  return name;
+}
+
+/** The transaction of a worker's answer: its bytes parsed again, with the names the worker made. */
+export function parsedFrom(answer: DecodedAnswer): Transaction {
+  let next = 0;
+  const tx = parseTransaction(answer.wire, () => {
+    const name = answer.names[next++];
+    if (name === undefined) throw new Error('the submission worker answered fewer names than the transaction has');
+    return name;
+  });
+  if (next !== answer.names.length) throw new Error('the submission worker answered more names than the transaction has');
+  const m = tx.message;
+  const keys = m.accountKeys;
+  const readonlyFrom = keys.length - m.header.numReadonlyUnsignedAccounts;
+  for (let i = 0; i < keys.length; i++) if (i < m.header.numRequiredSignatures || i >= readonlyFrom) keys[i] = shared(keys[i]!);
+  m.recentBlockhash = shared(m.recentBlockhash);
+  return tx;
+}
 
 /** Decodes and checks a submission on the calling thread (the same answers as the worker's). */
 export async function decodeSubmissionHere(encoded: string, encoding: SubmissionEncoding): Promise<DecodedSubmission> {
@@ -263,7 +308,13 @@ export class SubmissionDecoder {
     if ('evm' in p) {
       // A failure the worker could not explain: the event loop decodes the transaction itself.
       p.resolve('recovered' in answer ? { recovered: answer.recovered, wrapped: answer.wrapped } : 'invalid' in answer ? { invalid: answer.invalid } : null);
-    } else if ('tx' in answer) p.resolve({ tx: answer.tx, verified: answer.verified });
+    } else if ('wire' in answer) {
+      try {
+        p.resolve({ tx: parsedFrom(answer), verified: answer.verified });
+      } catch (e) {
+        p.reject(e);
+      }
+    }
     else if ('rpcError' in answer) p.reject(new RpcError(answer.rpcError.code, answer.rpcError.message));
     else if ('failure' in answer) p.reject(new Error(answer.failure));
   }

@@ -5,7 +5,7 @@
  * transaction never enters a block.
  */
 import { INCINERATOR_ID, SYSTEM_PROGRAM_ID, NATIVE_LOADER_ID, type Address } from '../common/pubkey.ts';
-import { cloneAccount, markRentExempt, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, RENT_EXEMPT_RENT_EPOCH, type Account } from './account.ts';
+import { cloneAccount, copyData, markRentExempt, NO_DATA, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, RENT_EXEMPT_RENT_EPOCH, type Account } from './account.ts';
 import { InstructionError, TransactionError, instructionErrorMessage, type TransactionErrorValue } from './errors.ts';
 import type { InstructionAccount, InstructionContext, Program, ProgramRegistry, TransactionExtension } from './program.ts';
 import { computeBudgetOf, prioritizationFee, type ComputeBudget } from './programs/compute-budget.ts';
@@ -54,11 +54,27 @@ export interface ExecutedTransaction {
   postTokenBalances: TokenBalance[];
 }
 
+/**
+ * The top-level `invoke [1]` and `success` lines of a program, made once per program: every
+ * transaction's logs hold (and the bank keeps until the slot is rooted) the same two strings
+ * instead of two new ones each. Bounded: cleared whole past PROGRAM_LINES_LIMIT programs.
+ */
+const PROGRAM_LINES_LIMIT = 1024;
+const programLines = new Map<Address, { invoke: string; success: string }>();
+function linesOf(programId: Address): { invoke: string; success: string } {
+  let lines = programLines.get(programId);
+  if (!lines) {
+    if (programLines.size >= PROGRAM_LINES_LIMIT) programLines.clear();
+    programLines.set(programId, (lines = { invoke: `Program ${programId} invoke [1]`, success: `Program ${programId} success` }));
+  }
+  return lines;
+}
+
 /** Agave truncates program logs past 10 KB (of UTF-8). */
 const LOG_BYTES_LIMIT = 10_000;
 
 /** An address with no account loads as this; as Agave, a new account starts with the rent-exempt epoch. */
-const EMPTY_ACCOUNT = (): Account => ({ lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH });
+const EMPTY_ACCOUNT = (): Account => ({ lamports: 0, data: NO_DATA, owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: RENT_EXEMPT_RENT_EPOCH });
 
 /** Agave's fee: every signature, the transaction's and those its precompile instructions verify, plus the priority fee. */
 export function transactionFee(tx: Pick<Transaction, 'signatures' | 'message'>, budget: ComputeBudget, lamportsPerSignature: number): number {
@@ -67,9 +83,12 @@ export function transactionFee(tx: Pick<Transaction, 'signatures' | 'message'>, 
 
 type RentState = { kind: 'uninitialized' } | { kind: 'exempt' } | { kind: 'paying'; size: number; lamports: number };
 
+const UNINITIALIZED: RentState = { kind: 'uninitialized' };
+const EXEMPT: RentState = { kind: 'exempt' };
+
 function rentState(env: ExecutionEnv, a: Account): RentState {
-  if (a.lamports === 0) return { kind: 'uninitialized' };
-  if (a.lamports >= minimumBalanceForRentExemption(env.sysvars.rent, a.data.length)) return { kind: 'exempt' };
+  if (a.lamports === 0) return UNINITIALIZED;
+  if (a.lamports >= minimumBalanceForRentExemption(env.sysvars.rent, a.data.length)) return EXEMPT;
   return { kind: 'paying', size: a.data.length, lamports: a.lamports };
 }
 
@@ -327,7 +346,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
       err = runPrecompile(program, ix.data, ixIndex, m.instructions, env, scope, payerKey, tx.id);
       continue;
     }
-    logs.push(`Program ${programId} invoke [1]`);
+    logs.push(linesOf(programId).invoke);
     const unitsAtStart = unitsUsed;
     try {
       const consume = (units: number) => {
@@ -350,7 +369,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
         if (pre.has(ia.index)) continue;
         // A read-only account may not change at all, so its state as loaded is its state before any instruction.
         const a = ia.isWritable ? ia.account : loaded.originals[ia.index]!;
-        pre.set(ia.index, { lamports: a.lamports, owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch, data: ia.isWritable ? a.data.slice() : a.data });
+        pre.set(ia.index, { lamports: a.lamports, owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch, data: ia.isWritable ? copyData(a.data) : a.data });
       }
       const ctx: InstructionContext = {
         programId,
@@ -382,7 +401,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
       if (before !== after) throw new InstructionError('UnbalancedInstruction');
       if (program.logsConsumption) logs.push(`Program ${programId} consumed ${unitsUsed - unitsAtStart} of ${budget.unitLimit - unitsAtStart} compute units`);
       invocations.logReturn(program);
-      logs.push(`Program ${programId} success`);
+      logs.push(linesOf(programId).success);
     } catch (e) {
       if (!(e instanceof InstructionError)) {
         scope.finish(false);

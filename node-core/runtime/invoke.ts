@@ -18,7 +18,7 @@
  */
 import { createProgramAddress } from '../common/pda.ts';
 import type { Address } from '../common/pubkey.ts';
-import type { Account } from './account.ts';
+import { copyData, type Account } from './account.ts';
 import { InstructionError, instructionErrorMessage } from './errors.ts';
 import type { CpiInstruction, InstructionAccount, InstructionContext, Program, ProgramRegistry, ReturnData } from './program.ts';
 
@@ -61,7 +61,7 @@ export interface InvocationEnv {
   verify: VerifyAccount;
 }
 
-export const snapshot = (a: Account): PreState => ({ lamports: a.lamports, owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch, data: a.data.slice() });
+export const snapshot = (a: Account): PreState => ({ lamports: a.lamports, owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch, data: copyData(a.data) });
 
 /** The invocations of one transaction: the inner-instruction record, the return data and the call stack. */
 export class Invocations {

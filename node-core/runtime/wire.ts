@@ -58,7 +58,14 @@ function readIndexList(r: ByteReader): number[] {
   return out;
 }
 
-export function parseMessage(bytes: Uint8Array): Message {
+/**
+ * How parsing names 32-byte keys and signatures: base-58 (encodeBase58). The submission worker hands
+ * the event loop the names it already computed (rpc/submission-decoder.ts): the parse asks for them
+ * in a fixed order (the message's keys, its blockhash, its lookup tables' keys, then the signature).
+ */
+export type Namer = (bytes: Uint8Array) => string;
+
+export function parseMessage(bytes: Uint8Array, name: Namer = encodeBase58): Message {
   const r = new ByteReader(bytes);
   let version: TransactionVersion = 'legacy';
   const first = r.u8();
@@ -76,8 +83,8 @@ export function parseMessage(bytes: Uint8Array): Message {
   };
   const keyCount = r.shortVec();
   const accountKeys = new Array<Address>(keyCount);
-  for (let i = 0; i < keyCount; i++) accountKeys[i] = encodeBase58(r.bytesN(32));
-  const recentBlockhash = encodeBase58(r.bytesN(32));
+  for (let i = 0; i < keyCount; i++) accountKeys[i] = name(r.bytesN(32));
+  const recentBlockhash = name(r.bytesN(32));
   const ixCount = r.shortVec();
   const instructions = new Array<CompiledInstruction>(ixCount);
   for (let i = 0; i < ixCount; i++) {
@@ -90,7 +97,7 @@ export function parseMessage(bytes: Uint8Array): Message {
   if (version === 0) {
     const n = r.shortVec();
     for (let i = 0; i < n; i++) {
-      const accountKey = encodeBase58(r.bytesN(32));
+      const accountKey = name(r.bytesN(32));
       addressTableLookups.push({ accountKey, writableIndexes: readIndexList(r), readonlyIndexes: readIndexList(r) });
     }
   }
@@ -99,7 +106,7 @@ export function parseMessage(bytes: Uint8Array): Message {
 }
 
 /** Parses wire bytes; throws DecodeError with a client-facing reason. */
-export function parseTransaction(wire: Uint8Array): Transaction {
+export function parseTransaction(wire: Uint8Array, name: Namer = encodeBase58): Transaction {
   if (wire.length > PACKET_DATA_SIZE) {
     throw new DecodeError(`transaction too large: ${wire.length} bytes (max: ${PACKET_DATA_SIZE} bytes)`);
   }
@@ -108,8 +115,8 @@ export function parseTransaction(wire: Uint8Array): Transaction {
   if (sigCount === 0) throw new DecodeError('transaction has no signatures');
   const signatures = new Array<Uint8Array>(sigCount);
   for (let i = 0; i < sigCount; i++) signatures[i] = r.bytesN(SIGNATURE_LENGTH);
-  const message = parseMessage(wire.subarray(r.offset));
-  return { signatures, id: encodeBase58(signatures[0]!), message, wire };
+  const message = parseMessage(wire.subarray(r.offset), name);
+  return { signatures, id: name(signatures[0]!), message, wire };
 }
 
 export function isSignerIndex(m: Message, i: number): boolean {

@@ -40,6 +40,15 @@ describe('snapshots and revert on a running node', () => {
     await node.stop();
   });
 
+  /**
+   * A connection for sends after the earlier tests' reverts. web3.js reuses a blockhash it fetched for
+   * up to 30 s; the shared connection's may come from a slot a revert discarded (the first slot after
+   * the snapshot comes back with the same blockhash, a later one does not), and a send with it fails
+   * preflight with BlockhashNotFound, as on a cluster after a fork switch. Which slot it came from
+   * depends on timing; a new connection fetches a blockhash of the chain as it is now.
+   */
+  const afterReverts = () => new Connection(node.rpcUrl, { commitment: 'confirmed', wsEndpoint: node.pubsubUrl });
+
   test("viem's test client: snapshot, a transfer, revert; the balance, nonce and block number are back", async () => {
     const chain = defineChain({ id: node.evm.chainId, name: 'isthmus', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.evmRpcUrl] } } });
     const testClient = createTestClient({ mode: 'anvil', chain, transport: viemHttp(node.evmRpcUrl) });
@@ -169,7 +178,7 @@ describe('snapshots and revert on a running node', () => {
 
   test('bad input changes nothing: unknown ids, malformed ids, params evm_snapshot does not take', async () => {
     const receiver = Keypair.generate().publicKey;
-    await sendAndConfirmTransaction(connection, new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: receiver, lamports: LAMPORTS_PER_SOL })), [payer], { commitment: 'confirmed' });
+    await sendAndConfirmTransaction(afterReverts(), new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: receiver, lamports: LAMPORTS_PER_SOL })), [payer], { commitment: 'confirmed' });
     const listBefore = (await rpc(node.rpcUrl, 'isthmus_getSnapshots', [])).result;
     const slotBefore = await connection.getSlot('confirmed');
     const evmBefore = await provider.getBlockNumber();
@@ -203,7 +212,7 @@ describe('snapshots and revert on a running node', () => {
     assert.equal((await rpc(node.rpcUrl, 'isthmus_labelSnapshot', [snap.id, 'named'])).result.label, 'named');
     assert.equal((await rpc(node.rpcUrl, 'isthmus_getSnapshots', [])).result.find((s: any) => s.id === snap.id).label, 'named');
     const receiver = Keypair.generate().publicKey;
-    await sendAndConfirmTransaction(connection, new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: receiver, lamports: LAMPORTS_PER_SOL / 2 })), [payer], { commitment: 'confirmed' });
+    await sendAndConfirmTransaction(afterReverts(), new Transaction().add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: receiver, lamports: LAMPORTS_PER_SOL / 2 })), [payer], { commitment: 'confirmed' });
     assert.equal((await rpc(node.rpcUrl, 'isthmus_deleteSnapshot', [snap.id])).result, true);
     assert.equal((await rpc(node.evmRpcUrl, 'evm_revert', [snap.id])).result, false);
     assert.equal(await connection.getBalance(receiver, 'confirmed'), LAMPORTS_PER_SOL / 2);
