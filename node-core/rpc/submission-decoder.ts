@@ -13,6 +13,7 @@
  * answers.
  */
 import { Worker } from 'node:worker_threads';
+import { BoundedMap } from '../common/bounded-map.ts';
 import { verifyTransactionSignaturesAsync } from '../runtime/signatures.ts';
 import { parseTransaction, type Transaction } from '../runtime/wire.ts';
 import { RpcError } from './errors.ts';
@@ -84,14 +85,13 @@ type Pending =
  * sysvars, their blockhash), each kept as one string: the same payer in a thousand transactions is one
  * string in all of them, and in the banks that keep them until their slot is rooted, instead of a copy
  * per transaction from the worker's answer. Writable non-signer keys (a transfer's recipient) are
- * mostly new each time and are not kept here. Bounded: cleared whole past SHARED_NAMES_LIMIT names.
+ * mostly new each time and are not kept here. Bounded: the oldest names leave past SHARED_NAMES_LIMIT.
  */
 const SHARED_NAMES_LIMIT = 1024;
-const sharedNames = new Map<string, string>();
+const sharedNames = new BoundedMap<string, string>(SHARED_NAMES_LIMIT);
 function shared(name: string): string {
   const seen = sharedNames.get(name);
   if (seen !== undefined) return seen;
-  if (sharedNames.size >= SHARED_NAMES_LIMIT) sharedNames.clear();
   sharedNames.set(name, name);
   return name;
 }

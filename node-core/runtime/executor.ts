@@ -4,6 +4,7 @@
  * (the fee is charged even when an instruction fails). Load failures throw TransactionError and the
  * transaction never enters a block.
  */
+import { BoundedMap } from '../common/bounded-map.ts';
 import { INCINERATOR_ID, SYSTEM_PROGRAM_ID, NATIVE_LOADER_ID, type Address } from '../common/pubkey.ts';
 import { cloneAccount, copyData, markRentExempt, NO_DATA, minimumBalanceForRentExemption, MAX_PERMITTED_DATA_LENGTH, RENT_EXEMPT_RENT_EPOCH, type Account } from './account.ts';
 import { InstructionError, TransactionError, instructionErrorMessage, type TransactionErrorValue } from './errors.ts';
@@ -57,16 +58,13 @@ export interface ExecutedTransaction {
 /**
  * The top-level `invoke [1]` and `success` lines of a program, made once per program: every
  * transaction's logs hold (and the bank keeps until the slot is rooted) the same two strings
- * instead of two new ones each. Bounded: cleared whole past PROGRAM_LINES_LIMIT programs.
+ * instead of two new ones each. Bounded: the oldest programs' lines leave past PROGRAM_LINES_LIMIT.
  */
 const PROGRAM_LINES_LIMIT = 1024;
-const programLines = new Map<Address, { invoke: string; success: string }>();
+const programLines = new BoundedMap<Address, { invoke: string; success: string }>(PROGRAM_LINES_LIMIT);
 function linesOf(programId: Address): { invoke: string; success: string } {
   let lines = programLines.get(programId);
-  if (!lines) {
-    if (programLines.size >= PROGRAM_LINES_LIMIT) programLines.clear();
-    programLines.set(programId, (lines = { invoke: `Program ${programId} invoke [1]`, success: `Program ${programId} success` }));
-  }
+  if (!lines) programLines.set(programId, (lines = { invoke: `Program ${programId} invoke [1]`, success: `Program ${programId} success` }));
   return lines;
 }
 
