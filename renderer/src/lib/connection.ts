@@ -3,7 +3,7 @@
  * on an Isthmus node, its isthmus_getNodeInfo. Changing network makes a new connection.
  */
 import { get, writable } from 'svelte/store';
-import { getSetting, listNetworks, setSetting } from './db.ts';
+import { listNetworks } from './db.ts';
 import { customNetwork, defaultWsUrl, PRESETS, thisNode, type Network } from './network.ts';
 import { PubSubClient } from './pubsub.ts';
 import { RpcClient } from './rpc.ts';
@@ -77,7 +77,30 @@ export async function connect(network: Network): Promise<void> {
   const wsUrl = network.wsUrl || (network.kind === 'this' && info ? info.pubsubUrl : defaultWsUrl(network.rpcUrl));
   const evm = new RpcClient(network.evmUrl || network.rpcUrl);
   connection.set({ network, rpc, evm, pubsub: new PubSubClient(wsUrl), wsUrl, evmSocket: evmSocketOf(info), info, serial: ++serial });
-  await setSetting('network', network.id);
+  rememberNetwork(network.id);
+}
+
+/**
+ * The network chosen last time is kept in localStorage, not IndexedDB with the networks: it is read
+ * before the first request, and opening IndexedDB in a new profile delays the first page by about
+ * 100 ms. localStorage can be missing or refuse (private modes, some embedders): then nothing is kept.
+ */
+const NETWORK_KEY = 'isthmus-explorer.network';
+
+function rememberNetwork(id: string): void {
+  try {
+    localStorage.setItem(NETWORK_KEY, id);
+  } catch {
+    /* nothing kept */
+  }
+}
+
+function rememberedNetwork(): string | null {
+  try {
+    return localStorage.getItem(NETWORK_KEY);
+  } catch {
+    return null;
+  }
 }
 
 /** Fetches isthmus_getNodeInfo again when the first try found no node (it was down at start). */
@@ -107,8 +130,8 @@ export async function initialNetwork(): Promise<Network> {
       /* fall through */
     }
   }
-  const id = await getSetting<string>('network');
-  if (id) {
+  const id = rememberedNetwork();
+  if (id && id !== 'this') {
     const found = (await allNetworks()).find((n) => n.id === id);
     if (found) return found;
   }

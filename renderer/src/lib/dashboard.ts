@@ -41,6 +41,12 @@ export interface DashboardState {
 export const MAX_BLOCKS = 60;
 export const MAX_TXS = 25;
 const CATCH_UP_MS = 1_500;
+/** The totals, read at one confirmed slot (the first answer). */
+const COUNTER_CALLS: readonly (readonly [string, unknown[]])[] = [
+  ['getSlot', [{ commitment: 'confirmed' }]],
+  ['getTransactionCount', [{ commitment: 'confirmed' }]],
+  ['getBlockHeight', [{ commitment: 'confirmed' }]],
+];
 
 interface RpcBlock {
   parentSlot: number;
@@ -129,11 +135,15 @@ export class DashboardModel {
     return this.s.blocks.filter((b) => b.parentSlot >= oldest && !known.has(b.parentSlot)).map((b) => [b.parentSlot, b.slot - 1]);
   }
 
-  /** The newest blocks up to `upTo`, at most MAX_BLOCKS of them, read as ranges (never the whole ledger). */
+  /**
+   * The newest blocks up to `upTo`, at most MAX_BLOCKS slots of them, in one batch of getBlock (never the
+   * whole ledger). Asking each slot saves the getBlocks round trip first; a skipped or trimmed slot
+   * answers an error and is left out.
+   */
   private async fetchBlocks(from: number, upTo: number): Promise<void> {
     if (upTo < from) return;
-    const slots = await this.c.rpc.call<number[]>('getBlocks', [from, upTo, { commitment: 'confirmed' }]);
-    const wanted = slots.slice(-MAX_BLOCKS);
+    const wanted: number[] = [];
+    for (let slot = Math.max(from, upTo - (MAX_BLOCKS - 1)); slot <= upTo; slot++) wanted.push(slot);
     const answers = await this.c.rpc.batch(wanted.map((slot) => ['getBlock', [slot, { encoding: 'json', transactionDetails: 'signatures', rewards: false, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]] as const));
     const blocks: (RpcBlock & { slot: number })[] = [];
     answers.forEach((a, i) => {
@@ -143,13 +153,12 @@ export class DashboardModel {
   }
 
   private async counters(): Promise<number> {
-    const [confirmed, count, height] = unwrap<[number, number, number]>(
-      await this.c.rpc.batch([
-        ['getSlot', [{ commitment: 'confirmed' }]],
-        ['getTransactionCount', [{ commitment: 'confirmed' }]],
-        ['getBlockHeight', [{ commitment: 'confirmed' }]],
-      ]),
-    );
+    return this.setCounters(await this.c.rpc.batch(COUNTER_CALLS));
+  }
+
+  /** Takes COUNTER_CALLS' answers; returns the confirmed slot they were read at. */
+  private setCounters(answers: unknown[]): number {
+    const [confirmed, count, height] = unwrap<[number, number, number]>(answers);
     this.s.transactionCount = count;
     this.countedSlot = confirmed;
     this.s.blockHeight = height;
@@ -158,12 +167,15 @@ export class DashboardModel {
 
   private async first(): Promise<void> {
     try {
-      const confirmed = await this.counters();
-      const [first, supply, samples] = await this.c.rpc.batch([
+      // The counters and the rest of the header in one round trip, then the blocks in a second.
+      const answers = await this.c.rpc.batch([
+        ...COUNTER_CALLS,
         ['getFirstAvailableBlock', []],
         ['getSupply', [{ commitment: 'confirmed', excludeNonCirculatingAccountsList: true }]],
         ['getRecentPerformanceSamples', [30]],
       ]);
+      const confirmed = this.setCounters(answers.slice(0, COUNTER_CALLS.length));
+      const [first, supply, samples] = answers.slice(COUNTER_CALLS.length);
       if (!(supply instanceof Error)) this.s.supply = (supply as { value: DashboardState['supply'] }).value;
       if (!(samples instanceof Error)) this.s.samples = samples as DashboardState['samples'];
       const lowest = first instanceof Error ? 0 : (first as number);

@@ -1,4 +1,4 @@
-/** The explorer's own data in IndexedDB: networks, the chosen one, recent searches, bridge history, labels. */
+/** The explorer's own data in IndexedDB: networks, recent searches, bridge history, labels. */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { writable } from 'svelte/store';
 import type { Network } from './network.ts';
@@ -18,6 +18,7 @@ export interface BridgeRecord {
 
 interface ExplorerDB extends DBSchema {
   networks: { key: string; value: Network };
+  /** Unused since the chosen network moved to localStorage (connection.ts); kept so version 1's schema stays whole. */
   settings: { key: string; value: unknown };
   searches: { key: number; value: { at: number; text: string; path: string } };
   bridge: { key: number; value: BridgeRecord };
@@ -50,9 +51,6 @@ async function safely<T>(f: (d: IDBPDatabase<ExplorerDB>) => Promise<T>, fallbac
 
 const MAX_SEARCHES = 20;
 const MAX_BRIDGE_RECORDS = 200;
-
-export const getSetting = <T>(key: string) => safely((d) => d.get('settings', key) as Promise<T | undefined>, undefined);
-export const setSetting = (key: string, value: unknown) => safely((d) => d.put('settings', value, key).then(() => undefined), undefined);
 
 export const listNetworks = () => safely((d) => d.getAll('networks'), [] as Network[]);
 export const saveNetwork = (n: Network) => safely((d) => d.put('networks', n).then(() => undefined), undefined);

@@ -12,12 +12,14 @@ export const HISTORY_PAGE = 25;
 
 /** A slot's block, or `block: null` for a slot whose leader made none (skipped); `leader` from the schedule. */
 export async function fetchBlock(c: Connection, slot: number): Promise<{ block: any | null; leader: string | null; confirmed: number; finalized: number }> {
-  const [confirmed, finalized] = unwrap<[number, number]>(await c.rpc.batch([['getSlot', [{ commitment: 'confirmed' }]], ['getSlot', [{ commitment: 'finalized' }]]]));
+  const blockCall: [string, unknown[]] = ['getBlock', [slot, { encoding: 'jsonParsed', transactionDetails: 'full', rewards: true, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]];
+  // One round trip for the common case: the slots, the block and its leader together.
+  const answers = await c.rpc.batch([['getSlot', [{ commitment: 'confirmed' }]], ['getSlot', [{ commitment: 'finalized' }]], blockCall, ['getSlotLeaders', [slot, 1]]]);
+  const [confirmed, finalized] = unwrap<[number, number]>(answers.slice(0, 2));
+  let [block, leaders] = answers.slice(2);
   if (slot > confirmed) throw new NotYet(`Slot ${slot} is not confirmed yet (the chain is at ${confirmed}); waiting for it…`);
-  const [block, leaders] = await c.rpc.batch([
-    ['getBlock', [slot, { encoding: 'jsonParsed', transactionDetails: 'full', rewards: true, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]],
-    ['getSlotLeaders', [slot, 1]],
-  ]);
+  // A node need not answer a batch's calls in order: "not available" may predate the slot's confirmation. Ask again.
+  if (block instanceof RpcError && block.code === -32004) block = (await c.rpc.batch([blockCall]))[0];
   const leader = Array.isArray(leaders) ? (leaders[0] as string) : null;
   // Rooted and empty: -32007. Confirmed and empty: -32004 (a node with no forks will not fill it later).
   if (block instanceof RpcError && (block.code === -32007 || block.code === -32004)) return { block: null, leader, confirmed, finalized };
