@@ -1,6 +1,5 @@
 /** Signs and sends the native → EVM deposit in the browser with @solana/web3.js (loaded only when needed). */
 import bs58 from 'bs58';
-import { Buffer } from 'buffer';
 import type { Connection } from './connection.ts';
 import { depositInstructionData, nodeBridge } from './bridge.ts';
 
@@ -8,7 +7,8 @@ const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';
 
 async function buildDeposit(c: Connection, secretKey: Uint8Array, evmAddress: string, lamports: bigint) {
   const { evmProgramId, evmStateAccount } = nodeBridge(c.info);
-  const web3 = await import('@solana/web3.js');
+  // web3.js and the Buffer polyfill it takes stay out of the first page's script.
+  const [web3, { Buffer }] = await Promise.all([import('@solana/web3.js'), import('buffer')]);
   const signer = web3.Keypair.fromSecretKey(secretKey);
   const data = depositInstructionData(lamports, evmAddress, { evmProgramId });
   const owner = { pubkey: signer.publicKey, isSigner: true, isWritable: true };
