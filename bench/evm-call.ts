@@ -48,14 +48,14 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** CPU seconds (user + system) a process has used so far; null where /proc is not there. */
-function cpuSeconds(pid: number | undefined): number | null {
+/** CPU seconds a process has used so far (user + system, and of it system: the kernel's side of its sockets); null where /proc is not there. */
+function cpuSeconds(pid: number | undefined): { total: number; system: number } | null {
   if (pid === undefined) return null;
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return { total: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
   } catch {
     return null;
   }
@@ -110,8 +110,9 @@ async function measure(name: string, start: () => Promise<Running | null>, chain
     const cpuBefore = cpuSeconds(running.pid);
     const rate = await distinctCalls(running.url, address, READS, 1);
     const cpuAfter = cpuSeconds(running.pid);
-    const cpuMicros = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / READS;
-    console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s${cpuMicros === null ? '' : `, ${cpuMicros.toFixed(0)} µs of its CPU per call`}`);
+    const cpuMicros = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter.total - cpuBefore.total) * 1e6) / READS;
+    const systemMicros = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter.system - cpuBefore.system) * 1e6) / READS;
+    console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s${cpuMicros === null ? '' : `, ${cpuMicros.toFixed(0)} µs of its CPU per call (${systemMicros!.toFixed(0)} µs of it in the kernel)`}`);
     const cached = await distinctCalls(running.url, address, READS, 2_000_000, true);
     console.log(`  ${name}: (the same call each time, from the result cache: ${cached.toFixed(0)}/s)`);
     return { rate, cpuMicros, cached };
