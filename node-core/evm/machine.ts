@@ -17,6 +17,7 @@ import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
 import { installLightStepEvents, TRACE_STEP, type StepHandler } from './trace/light-step-events.ts';
 import { createEvmCommon } from './evm-common.ts';
 import { FlatStateManager } from './state-manager.ts';
+import { installWordOpcodes } from './word-opcodes.ts';
 import type { Hex } from './records.ts';
 import { EvmChanges, type EvmStateSource } from './state.ts';
 
@@ -128,6 +129,7 @@ export class EvmMachine {
       blockchain: blockchain as never,
       evmOpts: { customPrecompiles: [{ address: new Address(hexToBytes(BRIDGE_ADDRESS)), function: createBridgePrecompile(() => bridgeContext) }] },
     });
+    installWordOpcodes(vm.evm);
     const machine = new EvmMachine(common, vm, stateManager);
     return machine;
   }
