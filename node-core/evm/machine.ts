@@ -129,7 +129,7 @@ export class EvmMachine {
       blockchain: blockchain as never,
       evmOpts: { customPrecompiles: [{ address: new Address(hexToBytes(BRIDGE_ADDRESS)), function: createBridgePrecompile(() => bridgeContext) }] },
     });
-    installWordOpcodes(vm.evm);
+    await installWordOpcodes(vm.evm);
     const machine = new EvmMachine(common, vm, stateManager);
     return machine;
   }

@@ -20,20 +20,27 @@ test('wordBytes makes the 32 bytes setLengthLeft(bigIntToBytes(word), 32) makes,
 const CONTRACT = new Address(hexToBytes(`0x${'42'.repeat(20)}`));
 const CALLER = new Address(hexToBytes(`0x${'33'.repeat(20)}`));
 const BIG = `${'fe'.repeat(31)}01`;
-/** SLOAD slot 5, MSTORE it at 0, MSTORE a 32-byte word at 0x20, SLOAD an unset slot and MSTORE it at 0x40, RETURN 0x60 bytes. */
-const CODE = hexToBytes(`0x600554600052${'7f' + BIG}6020526107775460405260606000f3`);
+/** SLOAD slot 5 (cold), MSTORE it at 0, MSTORE a 32-byte word at 0x20, SLOAD an unset slot and MSTORE it at 0x40, SLOAD slot 5 again (warm), RETURN 0x60 bytes. */
+const CODE = hexToBytes(`0x600554600052${'7f' + BIG}60205261077754604052600554${'50'}60606000f3`);
 
 async function evmWithContract(patched: boolean): Promise<{ evm: EVM; installed: boolean }> {
   const evm = await createEVM({ common: createEvmCommon(5705) });
   await evm.stateManager.putCode(CONTRACT, CODE);
   await evm.stateManager.putStorage(CONTRACT, setLengthLeft(hexToBytes('0x05'), 32), hexToBytes('0x1234'));
-  return { evm, installed: patched && installWordOpcodes(evm) };
+  return { evm, installed: patched && (await installWordOpcodes(evm)) };
 }
 
-test("with the copies installed, a run's return data and gas are @ethereumjs's own handlers'", async () => {
+type Tables = { _opcodeMap: Array<{ opHandler: unknown; gasHandler?: unknown }> };
+
+test("with the copies installed, a run's return data and gas (cold and warm SLOAD) are @ethereumjs's own handlers'", async () => {
   const own = await evmWithContract(false);
   const copied = await evmWithContract(true);
-  assert.equal(copied.installed, true, "this @ethereumjs version's MSTORE and SLOAD are the ones copied");
+  assert.equal(copied.installed, true, "this @ethereumjs version's MSTORE, SLOAD and SLOAD gas handlers are the ones copied");
+  const ownMap = (own.evm as unknown as Tables)._opcodeMap;
+  const copiedMap = (copied.evm as unknown as Tables)._opcodeMap;
+  assert.notEqual(copiedMap[0x52]!.opHandler, ownMap[0x52]!.opHandler);
+  assert.notEqual(copiedMap[0x54]!.opHandler, ownMap[0x54]!.opHandler);
+  assert.notEqual(copiedMap[0x54]!.gasHandler, ownMap[0x54]!.gasHandler);
   const run = (evm: EVM) => evm.runCall({ caller: CALLER, to: CONTRACT, gasLimit: 100_000n, skipBalance: true });
   const a = await run(own.evm);
   const b = await run(copied.evm);
@@ -46,6 +53,6 @@ test("with the copies installed, a run's return data and gas are @ethereumjs's o
 test('the copies go in only over the handlers they copy (a second install finds its own and does nothing)', async () => {
   const { evm, installed } = await evmWithContract(true);
   assert.equal(installed, true);
-  assert.equal(installWordOpcodes(evm), false);
-  assert.equal(installWordOpcodes({}), false);
+  assert.equal(await installWordOpcodes(evm), false);
+  assert.equal(await installWordOpcodes({}), false);
 });
