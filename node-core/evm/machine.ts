@@ -14,6 +14,7 @@ import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE } from './constants.ts';
 import { createBridgePrecompile, type BridgeCallContext } from './bridge-precompile.ts';
 import { installFrameResultShape } from './frame-result-shape.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
+import { installSyncSteps } from './sync-steps.ts';
 import { installLightStepEvents, TRACE_STEP, type StepHandler } from './trace/light-step-events.ts';
 import { createEvmCommon } from './evm-common.ts';
 import { FlatStateManager } from './state-manager.ts';
@@ -110,6 +111,7 @@ export class EvmMachine {
   static async create(chainId: number, blockHash: (n: bigint) => Promise<Uint8Array>, storageRootOf?: (address: string) => Uint8Array): Promise<EvmMachine> {
     await installJumpAnalysisCache();
     await installFrameResultShape();
+    await installSyncSteps();
     const common = createEvmCommon(chainId);
     const nothing = { account: () => null, storage: () => new Uint8Array(0), code: () => undefined };
     const stateManager = new FlatStateManager(nothing, new EvmChanges(), storageRootOf);
