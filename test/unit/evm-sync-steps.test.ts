@@ -6,7 +6,7 @@ import { createEvmCommon } from '../../node-core/evm/evm-common.ts';
 import { installSyncSteps } from '../../node-core/evm/sync-steps.ts';
 
 const CALLER = new Address(hexToBytes(`0x${'33'.repeat(20)}`));
-const INNER = `0x${'22'.repeat(20)}`;
+const INNER = `0x${'22'.repeat(20)}` as const;
 const at = (n: number) => new Address(hexToBytes(`0x${n.toString(16).padStart(40, '0')}`));
 
 /** Code that ends every way a frame can end, each at its own address. */
