@@ -11,7 +11,9 @@
  * --cpu-prof writes the node processes' V8 CPU profiles to DIR.
  * Beside each rate it prints the CPU time the serving process spent per call (Linux: /proc), a
  * steadier figure for A/B than the rate when other work shares the machine, and, in brackets, the
- * rate of one call repeated (answered from the result cache: never the headline).
+ * rate of one call repeated (answered from the result cache: never the headline). Last, eth_getBalance
+ * of a different address each time, with its CPU per request: the floor of the same HTTP and
+ * JSON-RPC path, so that what an eth_call costs beyond it is plain.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,14 +50,14 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** CPU seconds (user + system) a process has used so far; null where /proc is not there. */
-function cpuSeconds(pid: number | undefined): number | null {
+/** CPU seconds a process has used so far (user + system, and of it system: the kernel's side of its sockets); null where /proc is not there. */
+function cpuSeconds(pid: number | undefined): { total: number; system: number } | null {
   if (pid === undefined) return null;
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return { total: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
   } catch {
     return null;
   }
@@ -93,28 +95,38 @@ async function startAnvil(): Promise<Running | null> {
   return { url, pid: child.pid, stop: async () => void child.kill('SIGKILL') };
 }
 
-/** Distinct-caller eth_call rate; callers start at `first` so that no two runs share one (`same`: every call from `first`, which a result cache answers). */
-async function distinctCalls(url: string, address: string, count: number, first: number, same = false): Promise<number> {
-  const bodies = Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(same ? first : first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
-  const r = await postFromProcesses(url, bodies, CONCURRENCY, Number(values.clients));
-  if (r.errors) throw new Error(`${r.errors} eth_call failed, first: ${r.firstError}`);
-  return r.ok / r.seconds;
+/** Distinct-caller eth_call bodies; callers start at `first` so that no two runs share one (`same`: every call from `first`, which a result cache answers). */
+const callBodies = (address: string, count: number, first: number, same = false) =>
+  Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(same ? first : first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
+
+/** eth_getBalance of a different address each time: the same HTTP and JSON-RPC path with next to nothing behind it. */
+const balanceBodies = (count: number) => Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [`0x${(3_000_000 + i).toString(16).padStart(40, '0')}`, 'latest'] }));
+
+/** The rate of the requests, and the CPU the serving process spent per request (total, and of it in the kernel). */
+async function load(running: Running, bodies: string[]): Promise<{ rate: number; cpuMicros: number | null; systemMicros: number | null }> {
+  const before = cpuSeconds(running.pid);
+  const r = await postFromProcesses(running.url, bodies, CONCURRENCY, Number(values.clients));
+  const after = cpuSeconds(running.pid);
+  if (r.errors) throw new Error(`${r.errors} requests failed, first: ${r.firstError}`);
+  const per = (f: (c: { total: number; system: number }) => number) => (before === null || after === null ? null : ((f(after) - f(before)) * 1e6) / bodies.length);
+  return { rate: r.ok / r.seconds, cpuMicros: per((c) => c.total), systemMicros: per((c) => c.system) };
 }
 
-async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<{ rate: number; cpuMicros: number | null; cached: number } | null> {
+const cpuText = (m: { cpuMicros: number | null; systemMicros: number | null }, what: string) => (m.cpuMicros === null ? '' : `, ${m.cpuMicros.toFixed(0)} µs of its CPU per ${what} (${m.systemMicros!.toFixed(0)} µs of it in the kernel)`);
+
+async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<{ rate: number; cpuMicros: number | null; cached: number; balanceCpuMicros: number | null } | null> {
   const running = await start();
   if (!running) return null;
   try {
     const address = await deployCounter(running.url, chainId, new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex')));
-    await distinctCalls(running.url, address, Math.min(3000, READS), 1_000_000);
-    const cpuBefore = cpuSeconds(running.pid);
-    const rate = await distinctCalls(running.url, address, READS, 1);
-    const cpuAfter = cpuSeconds(running.pid);
-    const cpuMicros = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / READS;
-    console.log(`  ${name}: eth_call, a different caller each time: ${rate.toFixed(0)}/s${cpuMicros === null ? '' : `, ${cpuMicros.toFixed(0)} µs of its CPU per call`}`);
-    const cached = await distinctCalls(running.url, address, READS, 2_000_000, true);
-    console.log(`  ${name}: (the same call each time, from the result cache: ${cached.toFixed(0)}/s)`);
-    return { rate, cpuMicros, cached };
+    await load(running, callBodies(address, Math.min(3000, READS), 1_000_000));
+    const calls = await load(running, callBodies(address, READS, 1));
+    console.log(`  ${name}: eth_call, a different caller each time: ${calls.rate.toFixed(0)}/s${cpuText(calls, 'call')}`);
+    const cached = await load(running, callBodies(address, READS, 2_000_000, true));
+    console.log(`  ${name}: (the same call each time, from the result cache: ${cached.rate.toFixed(0)}/s)`);
+    const balances = await load(running, balanceBodies(READS));
+    console.log(`  ${name}: eth_getBalance, a different address each time (the same path's floor): ${balances.rate.toFixed(0)}/s${cpuText(balances, 'request')}`);
+    return { rate: calls.rate, cpuMicros: calls.cpuMicros, cached: cached.rate, balanceCpuMicros: balances.cpuMicros };
   } finally {
     await running.stop();
   }
@@ -126,14 +138,16 @@ if (values.bundle) builds.unshift([values.bundle, path.resolve(values.bundle)]);
 const figures = new Map<string, number[]>();
 const cpu = new Map<string, number[]>();
 const cachedFigures = new Map<string, number[]>();
-const note = (name: string, m: { rate: number; cpuMicros: number | null; cached: number }) => {
+const balanceCpu = new Map<string, number[]>();
+const note = (name: string, m: { rate: number; cpuMicros: number | null; cached: number; balanceCpuMicros: number | null }) => {
+  if (m.balanceCpuMicros !== null) balanceCpu.set(name, [...(balanceCpu.get(name) ?? []), m.balanceCpuMicros]);
   figures.set(name, [...(figures.get(name) ?? []), m.rate]);
   cachedFigures.set(name, [...(cachedFigures.get(name) ?? []), m.cached]);
   if (m.cpuMicros !== null) cpu.set(name, [...(cpu.get(name) ?? []), m.cpuMicros]);
 };
-const load = () => os.loadavg()[0]!.toFixed(1);
+const loadAverage = () => os.loadavg()[0]!.toFixed(1);
 for (let round = 1; round <= Number(values.rounds); round++) {
-  console.log(`round ${round} (load ${load()})`);
+  console.log(`round ${round} (load ${loadAverage()})`);
   const order = round % 2 === 1 ? builds : [...builds].reverse();
   for (const [name, bundle] of order) {
     note(name, (await measure(name, () => startBundle(bundle), 5705n))!);
@@ -143,7 +157,7 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     if (m !== null) note('anvil', m);
   }
 }
-console.log(`\nload now ${load()}`);
+console.log(`\nload now ${loadAverage()}`);
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -155,5 +169,7 @@ for (const [name, xs] of figures) {
   const micros = cpu.get(name);
   const perCall = micros ? `; CPU per call ${micros.map((x) => x.toFixed(0)).join(', ')} µs, median ${median(micros).toFixed(0)}` : '';
   const cached = cachedFigures.get(name)!;
-  console.log(`${name.padEnd(24)} ${xs.map((x) => x.toFixed(0)).join(', ')} /s; median ${median(xs).toFixed(0)}${ratio}${perCall}; (same call, cached: median ${median(cached).toFixed(0)}/s)`);
+  const balance = balanceCpu.get(name);
+  const floor = balance ? `; eth_getBalance CPU per request median ${median(balance).toFixed(0)} µs` : '';
+  console.log(`${name.padEnd(24)} ${xs.map((x) => x.toFixed(0)).join(', ')} /s; median ${median(xs).toFixed(0)}${ratio}${perCall}${floor}; (same call, cached: median ${median(cached).toFixed(0)}/s)`);
 }

@@ -14,9 +14,11 @@ import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE } from './constants.ts';
 import { createBridgePrecompile, type BridgeCallContext } from './bridge-precompile.ts';
 import { installFrameResultShape } from './frame-result-shape.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
+import { installSyncSteps } from './sync-steps.ts';
 import { installLightStepEvents, TRACE_STEP, type StepHandler } from './trace/light-step-events.ts';
 import { createEvmCommon } from './evm-common.ts';
 import { FlatStateManager } from './state-manager.ts';
+import { installWordOpcodes } from './word-opcodes.ts';
 import type { Hex } from './records.ts';
 import { EvmChanges, type EvmStateSource } from './state.ts';
 
@@ -109,6 +111,7 @@ export class EvmMachine {
   static async create(chainId: number, blockHash: (n: bigint) => Promise<Uint8Array>, storageRootOf?: (address: string) => Uint8Array): Promise<EvmMachine> {
     await installJumpAnalysisCache();
     await installFrameResultShape();
+    await installSyncSteps();
     const common = createEvmCommon(chainId);
     const nothing = { account: () => null, storage: () => new Uint8Array(0), code: () => undefined };
     const stateManager = new FlatStateManager(nothing, new EvmChanges(), storageRootOf);
@@ -128,6 +131,7 @@ export class EvmMachine {
       blockchain: blockchain as never,
       evmOpts: { customPrecompiles: [{ address: new Address(hexToBytes(BRIDGE_ADDRESS)), function: createBridgePrecompile(() => bridgeContext) }] },
     });
+    await installWordOpcodes(vm.evm);
     const machine = new EvmMachine(common, vm, stateManager);
     return machine;
   }
