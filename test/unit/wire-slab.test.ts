@@ -14,7 +14,7 @@ test('kept wire bytes are copies side by side in shared chunks, and a full chunk
   assert.equal(cb.byteOffset, ca.byteOffset + 3);
   a[0] = 9;
   assert.equal(ca[0], 1, 'a copy, not a view of the caller’s bytes');
-  let last = cb;
+  let last: Uint8Array = cb;
   const buffers = new Set<ArrayBufferLike>([ca.buffer]);
   for (let i = 0; i < 20; i++) {
     last = slab.copy(b);
