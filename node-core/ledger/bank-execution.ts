@@ -18,6 +18,7 @@ import type { Bank } from './bank.ts';
 import type { BlockhashQueue } from './blockhash-queue.ts';
 import { durableNonceOf } from './durable-nonce.ts';
 import type { StatusCache } from './status-cache.ts';
+import { WireSlab } from './wire-slab.ts';
 
 /** A transaction that entered a bank. */
 export interface RecordedTransaction {
@@ -27,6 +28,8 @@ export interface RecordedTransaction {
 }
 
 export class TransactionProcessor {
+  /** Where the kept transactions' wire bytes go. */
+  private readonly wires = new WireSlab();
   constructor(
     private readonly blockhashes: BlockhashQueue,
     private readonly statuses: StatusCache,
@@ -71,7 +74,7 @@ export class TransactionProcessor {
 
   private record(bank: Bank, tx: Transaction, result: ExecutedTransaction): ExecutedTransaction {
     const index = bank.transactions.length;
-    const stored = recordInBank(bank, tx, result);
+    const stored = recordInBank(bank, tx, result, this.wires.copy(tx.wire));
     this.statuses.insert(tx.id, { slot: bank.slot, index, err: result.err });
     this.onRecorded({ slot: bank.slot, transaction: stored, writes: result.writes });
     return result;
@@ -100,12 +103,12 @@ function executionEnv(bank: Bank, tx: Transaction, blockhashes: BlockhashQueue, 
   };
 }
 
-/** Puts an executed transaction into the bank: its writes, its stored form (returned) and its fee and signatures. */
-function recordInBank(bank: Bank, tx: Transaction, result: ExecutedTransaction): StoredTransaction {
+/** Puts an executed transaction into the bank: its writes, its stored form (returned, with `wire`: the bytes it keeps) and its fee and signatures. */
+function recordInBank(bank: Bank, tx: Transaction, result: ExecutedTransaction, wire: Uint8Array): StoredTransaction {
   for (const [k, a] of result.writes) bank.set(k, a);
   const stored: StoredTransaction = {
     signature: tx.id,
-    wire: tx.wire,
+    wire,
     meta: {
       err: result.err,
       fee: result.fee,

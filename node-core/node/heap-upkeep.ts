@@ -14,6 +14,15 @@
  * for 57 MB live, was 59 MB after it; a plain `gc()` left 111 MB committed). It is asked for
  * through an in-process inspector session (HeapProfiler.collectGarbage): no V8 flag is needed, and
  * the command and Electron start the node without --expose-gc.
+ *
+ * V8's allocation-site pretenuring is turned off. Under a transfer load it decides, a scavenge or two
+ * in, that the sites whose objects a bank keeps until the slot is rooted (the stored transaction, its
+ * meta, the account copies) should allocate in the old generation, and the optimized execution path
+ * then allocates its short-lived objects there too (what they are stored into is old): they die in old
+ * space, where only major collections reclaim them, and every young object they point to survives the
+ * scavenges meanwhile. Measured over 10,000 transfers (bench node, --trace-gc-nvp), main isolate:
+ * 5.6 -> 3.0 KB per transfer surviving a scavenge, 4.8 -> 2.7 KB promoted, no major collection
+ * during the load instead of two, scavenge pauses ~14-18 -> ~11 ms median.
  */
 import { Session } from 'node:inspector';
 import v8 from 'node:v8';
@@ -40,6 +49,7 @@ export interface HeapUpkeep {
 
 export function startHeapUpkeep(options: { checkMs?: number } = {}): HeapUpkeep {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  v8.setFlagsFromString('--no-allocation-site-pretenuring');
   const session = new Session();
   session.connect();
   let collections = 0;

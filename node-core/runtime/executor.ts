@@ -15,7 +15,7 @@ import { SYSVAR_IDS, type Sysvars } from './sysvars.ts';
 import { isSignerIndex, isWritableIndex, sanitizeTransaction, type Message, type Transaction } from './wire.ts';
 import { loadMessageAddresses, messageAccountKeys, validateAccountLocks, type LoadedAddresses } from './address-loader.ts';
 import { Invocations, type InnerInstructions } from './invoke.ts';
-import { collectTokenBalances, type TokenBalance } from './token-balances.ts';
+import { collectTokenBalances, NO_TOKEN_BALANCES, type TokenBalance } from './token-balances.ts';
 import type { ReturnData } from './program.ts';
 import { precompileSignatureCount } from './programs/precompiles/index.ts';
 import { executeOnEngine } from './sbf/engine-execution.ts';
@@ -61,11 +61,37 @@ export interface ExecutedTransaction {
  * instead of two new ones each. Bounded: the oldest programs' lines leave past PROGRAM_LINES_LIMIT.
  */
 const PROGRAM_LINES_LIMIT = 1024;
-const programLines = new BoundedMap<Address, { invoke: string; success: string }>(PROGRAM_LINES_LIMIT);
-function linesOf(programId: Address): { invoke: string; success: string } {
+interface ProgramLines {
+  invoke: string;
+  success: string;
+  /** The whole log of a transaction whose one instruction ran this program and logged nothing else: shared, frozen. */
+  only: string[];
+}
+const programLines = new BoundedMap<Address, ProgramLines>(PROGRAM_LINES_LIMIT);
+function linesOf(programId: Address): ProgramLines {
   let lines = programLines.get(programId);
-  if (!lines) programLines.set(programId, (lines = { invoke: `Program ${programId} invoke [1]`, success: `Program ${programId} success` }));
+  if (!lines) {
+    const invoke = `Program ${programId} invoke [1]`;
+    const success = `Program ${programId} success`;
+    programLines.set(programId, (lines = { invoke, success, only: Object.freeze([invoke, success]) as string[] }));
+  }
   return lines;
+}
+
+/** No inner instructions: one frozen array shared by every transaction without any. */
+const NO_INNER_INSTRUCTIONS: InnerInstructions[] = Object.freeze([]) as unknown as InnerInstructions[];
+
+/**
+ * The log lines as a bank keeps them until the slot is rooted: the shared list of a lone successful
+ * instruction (a transfer's two lines), else an exact-size copy (the collected list has grown by
+ * pushes, its backing store up to 17 slots for two lines).
+ */
+function keptLines(lines: string[], m: Message): string[] {
+  if (lines.length === 2 && m.instructions.length === 1) {
+    const only = programLines.get(m.accountKeys[m.instructions[0]!.programIdIndex]!)?.only;
+    if (only && lines[0] === only[0] && lines[1] === only[1]) return only;
+  }
+  return lines.slice();
 }
 
 /** Agave truncates program logs past 10 KB (of UTF-8). */
@@ -441,19 +467,21 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
   }
   const programIndexes = new Set(m.instructions.map((ix) => ix.programIdIndex));
   // A simulation reports no token balances: skip the work.
-  const tokenBalances = (accounts: Account[]) => (env.simulation ? [] : collectTokenBalances(loaded.keys, accounts, (i) => programIndexes.has(i), env.readAccount));
+  const tokenBalances = (accounts: Account[]) => (env.simulation ? NO_TOKEN_BALANCES : collectTokenBalances(loaded.keys, accounts, (i) => programIndexes.has(i), env.readAccount));
   const preTokenBalances = tokenBalances(loaded.originals);
+  const inner = engine ? engine.innerInstructions : invocations.inner;
   return {
     err,
     fee,
-    logs: logs.lines,
+    // A simulation's result is dropped at once; a processed one's logs stay in the bank until its slot is rooted.
+    logs: env.simulation ? logs.lines : keptLines(logs.lines, m),
     accountKeys: loaded.keys,
     loadedAddresses,
     preBalances,
     postBalances,
     computeUnitsConsumed: unitsUsed,
     writes,
-    innerInstructions: engine ? engine.innerInstructions : invocations.inner,
+    innerInstructions: inner.length === 0 ? NO_INNER_INSTRUCTIONS : inner,
     returnData: engine ? engine.returnData : invocations.finalReturnData(),
     preTokenBalances,
     postTokenBalances: err === null ? tokenBalances(loaded.accounts) : preTokenBalances,

@@ -27,6 +27,9 @@ export function mintDecimals(mint: Address, account: Account | null): number | n
  * `accounts[i]` is the state of `keys[i]`; `read` finds mints outside the transaction. `isProgram`
  * marks the keys the transaction calls as programs.
  */
+/** No token balances: one frozen array shared by every transaction without any (the banks keep them until rooted). */
+export const NO_TOKEN_BALANCES: TokenBalance[] = Object.freeze([]) as unknown as TokenBalance[];
+
 export function collectTokenBalances(
   keys: readonly Address[],
   accounts: readonly Account[],
@@ -55,5 +58,5 @@ export function collectTokenBalances(
     if (decimals === null) continue;
     (out ??= []).push({ accountIndex: i, mint, uiTokenAmount: uiTokenAmount(token.amount, decimals), owner: token.owner, programId: TOKEN_PROGRAM_ID });
   }
-  return out ?? [];
+  return out ?? NO_TOKEN_BALANCES;
 }

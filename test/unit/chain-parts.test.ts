@@ -8,7 +8,7 @@ import { MAX_RECENT_BLOCKHASHES } from '../../node-core/ledger/blockhash-queue.t
 import { SlotClock } from '../../node-core/ledger/slot-clock.ts';
 import { StatusCache } from '../../node-core/ledger/status-cache.ts';
 import { TransactionQueue, type QueueExecutor } from '../../node-core/ledger/transaction-queue.ts';
-import { TransactionError } from '../../node-core/runtime/errors.ts';
+import { TransactionError, type TransactionErrorValue } from '../../node-core/runtime/errors.ts';
 import type { Transaction } from '../../node-core/runtime/wire.ts';
 
 /** Lets pending callbacks (promise reactions, setImmediate) run until `done` holds; nothing here waits on real time. */
@@ -279,5 +279,21 @@ describe('status cache', () => {
     assert.equal(cache.has('a'), false);
     assert.equal(cache.has('b'), false);
     assert.equal(cache.has('c'), true);
+  });
+
+  test('keeps each status exactly: large slots, an index past the packed range, an error object, a status inserted again', () => {
+    const cache = new StatusCache();
+    const err: TransactionErrorValue = { InstructionError: [0, { Custom: 7 }] };
+    cache.insert('big-slot', { slot: 2 ** 32 + 5, index: 1_048_575, err: null });
+    cache.insert('failed', { slot: 2 ** 32 + 5, index: 3, err });
+    cache.insert('huge-index', { slot: 2 ** 32 + 5, index: 2 ** 20, err: 'AccountInUse' });
+    assert.deepEqual(cache.get('big-slot'), { slot: 2 ** 32 + 5, index: 1_048_575, err: null });
+    assert.deepEqual(cache.get('failed'), { slot: 2 ** 32 + 5, index: 3, err });
+    assert.deepEqual(cache.get('huge-index'), { slot: 2 ** 32 + 5, index: 2 ** 20, err: 'AccountInUse' });
+    cache.insert('failed', { slot: 2 ** 32 + 6, index: 0, err: null });
+    assert.deepEqual(cache.get('failed'), { slot: 2 ** 32 + 6, index: 0, err: null });
+    assert.equal(cache.get('unknown'), undefined);
+    cache.purgeOldSlots(2 ** 32 + 7 + MAX_RECENT_BLOCKHASHES);
+    for (const sig of ['big-slot', 'failed', 'huge-index']) assert.equal(cache.has(sig), false, sig);
   });
 });
