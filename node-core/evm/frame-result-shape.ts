@@ -20,9 +20,9 @@
  * named here (EOF code adds one to the environment), the copy builds them with the spreads, as
  * @ethereumjs does.
  */
-import { createHash } from 'node:crypto';
 import { EVM, EVMError } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { sourceSha256 } from './source-hash.ts';
 import { interpreterPrototype } from './interpreter-prototype.ts';
 
 /** SHA-256 of @ethereumjs/evm 10.1.3's EVM.prototype.runInterpreter.toString(), the function copied below. */
@@ -184,7 +184,7 @@ let installed: Promise<boolean> | null = null;
 export function installFrameResultShape(): Promise<boolean> {
   return (installed ??= (async () => {
     const own = (EVM.prototype as unknown as EvmLike).runInterpreter;
-    if (typeof own !== 'function' || createHash('sha256').update(own.toString()).digest('hex') !== COPIED_SOURCE_SHA256) return false;
+    if (typeof own !== 'function' || sourceSha256(own) !== COPIED_SOURCE_SHA256) return false;
     const proto = await interpreterPrototype<InterpreterLike>();
     const Interpreter = proto?.constructor as InterpreterClass | undefined;
     if (!Interpreter) return false;

@@ -19,10 +19,10 @@
  * @ethereumjs's own run. Installed only when 10.1.3's run and runStep are there, character for
  * character (the SHA-256 of their source below); any other version keeps its own.
  */
-import { createHash } from 'node:crypto';
 import { EVMError } from '@ethereumjs/evm';
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util';
 import { interpreterPrototype } from './interpreter-prototype.ts';
+import { sourceSha256 } from './source-hash.ts';
 
 /** SHA-256 of @ethereumjs/evm 10.1.3's Interpreter.prototype.run and runStep toString(), the functions copied below. */
 const COPIED_RUN_SHA256 = '8e769d9b5ec21205c8c64ae416deb303b1bece964d69a1179dd14f94a0ae1412';
@@ -154,8 +154,7 @@ export function installSyncSteps(): Promise<boolean> {
   return (installed ??= (async () => {
     const proto = await interpreterPrototype<InterpreterLike>();
     if (!proto || typeof proto.run !== 'function' || typeof proto.runStep !== 'function') return false;
-    const sha256 = (f: unknown) => createHash('sha256').update(String(f)).digest('hex');
-    if (sha256(proto.run) !== COPIED_RUN_SHA256 || sha256(proto.runStep) !== COPIED_RUN_STEP_SHA256) return false;
+    if (sourceSha256(proto.run) !== COPIED_RUN_SHA256 || sourceSha256(proto.runStep) !== COPIED_RUN_STEP_SHA256) return false;
     install(proto);
     return true;
   })());

@@ -19,11 +19,9 @@
  * version keeps its own. The helper is not exported, so it is reached by its file, as the
  * interpreter is (interpreter-prototype.ts).
  */
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
+import { evmInternalModule } from './interpreter-prototype.ts';
+import { sourceSha256 } from './source-hash.ts';
 
 /** SHA-256 of @ethereumjs/evm 10.1.3's MSTORE and SLOAD handlers' toString(), the functions copied below. */
 const COPIED_SOURCE_SHA256: Record<number, string> = {
@@ -106,18 +104,10 @@ function sloadGas(accessStorageEIP2929: AccessStorage): GasHandler {
 let eip2929Helper: Promise<AccessStorage | undefined> | null = null;
 function accessStorageHelper(): Promise<AccessStorage | undefined> {
   return (eip2929Helper ??= (async () => {
-    try {
-      const entry = createRequire(import.meta.url).resolve('@ethereumjs/evm');
-      const file = path.join(path.dirname(entry), '..', 'esm', 'opcodes', 'EIP2929.js');
-      const { accessStorageEIP2929 } = (await import(pathToFileURL(file).href)) as { accessStorageEIP2929?: AccessStorage };
-      return typeof accessStorageEIP2929 === 'function' ? accessStorageEIP2929 : undefined;
-    } catch {
-      return undefined;
-    }
+    const helper = (await evmInternalModule<{ accessStorageEIP2929?: AccessStorage }>('opcodes/EIP2929.js'))?.accessStorageEIP2929;
+    return typeof helper === 'function' ? helper : undefined;
   })());
 }
-
-const sha256 = (f: Handler | GasHandler) => createHash('sha256').update(f.toString()).digest('hex');
 
 /**
  * Puts the copies in `evm`'s opcode table where its handlers are the copied ones; true when all
@@ -128,9 +118,9 @@ export async function installWordOpcodes(evm: object): Promise<boolean> {
   const { _opcodeMap: map, _handlers: handlers, _dynamicGasHandlers: gasHandlers } = evm as EvmTables;
   if (!Array.isArray(map) || !(handlers instanceof Map) || !(gasHandlers instanceof Map)) return false;
   const ops = Object.keys(COPIES).map(Number);
-  if (!ops.every((op) => typeof map[op]?.opHandler === 'function' && map[op]!.opHandler === handlers.get(op) && sha256(map[op]!.opHandler) === COPIED_SOURCE_SHA256[op])) return false;
+  if (!ops.every((op) => typeof map[op]?.opHandler === 'function' && map[op]!.opHandler === handlers.get(op) && sourceSha256(map[op]!.opHandler) === COPIED_SOURCE_SHA256[op])) return false;
   const sload = map[0x54]!;
-  if (typeof sload.gasHandler !== 'function' || sload.gasHandler !== gasHandlers.get(0x54) || sha256(sload.gasHandler) !== COPIED_GAS_SOURCE_SHA256) return false;
+  if (typeof sload.gasHandler !== 'function' || sload.gasHandler !== gasHandlers.get(0x54) || sourceSha256(sload.gasHandler) !== COPIED_GAS_SOURCE_SHA256) return false;
   const accessStorageEIP2929 = await accessStorageHelper();
   if (!accessStorageEIP2929) return false;
   for (const op of ops) {

@@ -23,13 +23,13 @@ export function mintDecimals(mint: Address, account: Account | null): number | n
   return account.data[44]!;
 }
 
+/** No token balances: one frozen array shared by every transaction without any (the banks keep them until rooted). */
+export const NO_TOKEN_BALANCES: TokenBalance[] = Object.freeze([]) as unknown as TokenBalance[];
+
 /**
  * `accounts[i]` is the state of `keys[i]`; `read` finds mints outside the transaction. `isProgram`
  * marks the keys the transaction calls as programs.
  */
-/** No token balances: one frozen array shared by every transaction without any (the banks keep them until rooted). */
-export const NO_TOKEN_BALANCES: TokenBalance[] = Object.freeze([]) as unknown as TokenBalance[];
-
 export function collectTokenBalances(
   keys: readonly Address[],
   accounts: readonly Account[],
