@@ -28,6 +28,7 @@ import { foundryBinary } from '../test/helpers/evm.ts';
 import { deployCounter } from './lib/evm-counter.ts';
 import { postFromProcesses, waitForEthNode } from './lib/http-load.ts';
 import { ensureFreshBundle, freePort, whenReady } from './lib/node-process.ts';
+import { threadCpu, type ThreadCpu } from './lib/thread-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,21 +50,6 @@ interface Running {
   pid?: number;
   stop(): Promise<void>;
 }
-
-/** CPU seconds a process has used so far (user + system, and of it system: the kernel's side of its sockets); null where /proc is not there. */
-function cpuSeconds(pid: number | undefined): { total: number; system: number } | null {
-  if (pid === undefined) return null;
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { total: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
-  } catch {
-    return null;
-  }
-}
-/** Linux's USER_HZ, the unit of /proc/PID/stat's times (100 on every architecture Node runs on). */
-const CLOCK_TICKS = 100;
 
 async function startBundle(bundle: string): Promise<Running> {
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-call-'));
@@ -104,11 +90,12 @@ const balanceBodies = (count: number) => Array.from({ length: count }, (_, i) =>
 
 /** The rate of the requests, and the CPU the serving process spent per request (total, and of it in the kernel). */
 async function load(running: Running, bodies: string[]): Promise<{ rate: number; cpuMicros: number | null; systemMicros: number | null }> {
-  const before = cpuSeconds(running.pid);
+  const cpu = () => (running.pid === undefined ? null : threadCpu(running.pid));
+  const before = cpu();
   const r = await postFromProcesses(running.url, bodies, CONCURRENCY, Number(values.clients));
-  const after = cpuSeconds(running.pid);
+  const after = cpu();
   if (r.errors) throw new Error(`${r.errors} requests failed, first: ${r.firstError}`);
-  const per = (f: (c: { total: number; system: number }) => number) => (before === null || after === null ? null : ((f(after) - f(before)) * 1e6) / bodies.length);
+  const per = (f: (c: ThreadCpu) => number) => (before === null || after === null ? null : ((f(after) - f(before)) * 1000) / bodies.length);
   return { rate: r.ok / r.seconds, cpuMicros: per((c) => c.total), systemMicros: per((c) => c.system) };
 }
 

@@ -10,20 +10,30 @@ export interface ThreadCpu {
   main: number;
   /** Milliseconds of every thread, the main one included. */
   total: number;
+  /** Of `total`, the milliseconds in the kernel (system time: its sockets' side, for a server). */
+  system: number;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
+/** User and system ticks of a /proc stat file. */
+function timesOf(statPath: string): { user: number; system: number } {
+  // Fields after the command's closing parenthesis (the command may hold spaces): utime and stime are the 12th and 13th.
+  const stat = fs.readFileSync(statPath, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]), system: Number(fields[12]) };
+}
+
 function ticksOf(statPath: string): number {
-  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-  const fields = fs.readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+  const { user, system } = timesOf(statPath);
+  return user + system;
 }
 
 /** The CPU time of `pid` so far, or null where /proc is not there (not Linux). */
 export function threadCpu(pid: number): ThreadCpu | null {
   try {
-    return { main: ticksOf(`/proc/${pid}/task/${pid}/stat`) * TICK_MS, total: ticksOf(`/proc/${pid}/stat`) * TICK_MS };
+    const all = timesOf(`/proc/${pid}/stat`);
+    return { main: ticksOf(`/proc/${pid}/task/${pid}/stat`) * TICK_MS, total: (all.user + all.system) * TICK_MS, system: all.system * TICK_MS };
   } catch {
     return null;
   }
