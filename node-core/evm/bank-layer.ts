@@ -3,6 +3,7 @@
  * EVM transactions it executed (in order, with their receipts), and the block they will form.
  * Rooted layers are folded into the base state and cut from their children, as banks are.
  */
+import type { UnrootedChanges } from '../ledger/bank.ts';
 import type { BlockEnv } from './machine.ts';
 import type { EvmTxRecord } from './records.ts';
 import { EvmChanges, type EvmAccount, type EvmBaseState, type EvmStateReader } from './state.ts';
@@ -13,6 +14,8 @@ export class EvmBankLayer implements EvmStateReader {
   gasUsed = 0n;
   /** evm_mine: this slot forms a block even without transactions. */
   mined = false;
+  /** Whether this layer's addresses are in `unrooted` (from when a child layer opened over it, its changes final). */
+  private counted = false;
 
   constructor(
     readonly slot: number,
@@ -20,7 +23,31 @@ export class EvmBankLayer implements EvmStateReader {
     private readonly base: EvmBaseState,
     /** The EVM block number this slot's transactions run in (and form, if there are any). */
     readonly env: BlockEnv,
-  ) {}
+    /**
+     * The addresses some unrooted layer below a working one changed (accounts, storage, cleared
+     * storage). A read of any other address skips the walk down the parents to the base: during an
+     * EVM burst the chain is ~34 layers of hundreds of addresses each, and every transfer to a new
+     * address missed in each of them.
+     */
+    private readonly unrooted: UnrootedChanges<string>,
+  ) {
+    if (parent && !parent.counted) {
+      parent.counted = true;
+      for (const address of parent.changedAddresses()) unrooted.added(address);
+    }
+  }
+
+  /** Rooted (folded into the base) or dropped: its addresses no longer make reads walk. */
+  uncount(): void {
+    if (!this.counted) return;
+    this.counted = false;
+    this.unrooted.folded(this.changedAddresses());
+  }
+
+  private changedAddresses(): Set<string> {
+    const c = this.changes;
+    return new Set([...c.accounts.keys(), ...c.storage.keys(), ...c.cleared]);
+  }
 
   get blockNumber(): bigint {
     return this.env.number;
@@ -37,7 +64,10 @@ export class EvmBankLayer implements EvmStateReader {
   }
 
   account(address: string): EvmAccount | null {
-    for (let l: EvmBankLayer | null = this; l; l = l.parent) {
+    const own = this.changes.accounts.get(address);
+    if (own !== undefined) return own;
+    if (!this.unrooted.has(address)) return this.base.account(address);
+    for (let l = this.parent; l; l = l.parent) {
       if (l.changes.isEmpty) continue;
       const a = l.changes.accounts.get(address);
       if (a !== undefined) return a;
@@ -46,7 +76,11 @@ export class EvmBankLayer implements EvmStateReader {
   }
 
   storage(address: string, slot: string): Uint8Array {
-    for (let l: EvmBankLayer | null = this; l; l = l.parent) {
+    const own = this.changes.storage.get(address)?.get(slot);
+    if (own !== undefined) return own;
+    if (this.changes.cleared.has(address)) return new Uint8Array(0);
+    if (!this.unrooted.has(address)) return this.base.storage(address, slot);
+    for (let l = this.parent; l; l = l.parent) {
       if (l.changes.isEmpty) continue;
       const v = l.changes.storage.get(address)?.get(slot);
       if (v !== undefined) return v;

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { decodeBase58 } from '../common/base58.ts';
-import type { Bank } from '../ledger/bank.ts';
+import { UnrootedChanges, type Bank } from '../ledger/bank.ts';
 import type { ExtensionGenesisRecords, ExtensionSeal, ChainExtension } from '../ledger/chain-extension.ts';
 import { genesisBlockhash } from '../ledger/genesis-commit.ts';
 import type { GenesisConfig } from '../ledger/genesis-config.ts';
@@ -76,6 +76,8 @@ export interface EvmSpaceEvents {
 export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExtension {
   readonly name = EVM_EXTENSION;
   readonly base = new EvmBaseState();
+  /** What the unrooted layers changed (EvmBankLayer reads skip the walk for any other address). */
+  private readonly unrooted = new UnrootedChanges<string>();
   readonly decoder: TransactionDecoder;
   private chainRef: Chain | null = null;
   /** The newest sealed block (its slot may not be durable yet). */
@@ -165,7 +167,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     if (parentLayer && parentLayer.makesBlock) this.hashesPending.set(Number(parentLayer.blockNumber), deferred());
     const prevRandao = decodeBase58((parent ?? bank).blockhash!);
     const env = { number, timestamp: BigInt(bank.sysvars.clock.unixTimestamp), prevRandao, baseFeePerGas: BASE_FEE_PER_GAS };
-    bank.extensions.set(EVM_EXTENSION, new EvmBankLayer(bank.slot, parentLayer, this.base, env));
+    bank.extensions.set(EVM_EXTENSION, new EvmBankLayer(bank.slot, parentLayer, this.base, env, this.unrooted));
   }
 
   async seal(bank: Bank): Promise<ExtensionSeal> {
@@ -225,6 +227,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     for (const bank of banks) {
       const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer;
       this.base.fold(layer.changes);
+      layer.uncount();
       layer.parent = null;
     }
   }
@@ -238,7 +241,9 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     const meta = r.meta as EvmSpaceMeta;
     for (const bank of r.banks) {
       const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer | undefined;
-      if (layer) this.base.fold(layer.changes);
+      if (!layer) continue;
+      this.base.fold(layer.changes);
+      layer.uncount();
     }
     const storageRoots: Array<[string, Uint8Array | null]> = [];
     for (const { table, key, value } of r.extras) {

@@ -16,20 +16,20 @@ export type AccountsDb = Map<Address, Account>;
  * bank has touched (a new recipient, a program, a sysvar) missed in every bank's map down to the
  * root (up to 32 maps of a thousand entries each under load, cache misses all).
  */
-export class UnrootedChanges {
-  private readonly counts = new Map<Address, number>();
+export class UnrootedChanges<K extends string = Address> {
+  private readonly counts = new Map<K, number>();
 
-  has(address: Address): boolean {
+  has(address: K): boolean {
     return this.counts.has(address);
   }
 
   /** A bank changed `address` for the first time. */
-  added(address: Address): void {
+  added(address: K): void {
     this.counts.set(address, (this.counts.get(address) ?? 0) + 1);
   }
 
   /** A bank was rooted (its changes folded into the rooted map): they no longer count. */
-  folded(changes: Iterable<Address>): void {
+  folded(changes: Iterable<K>): void {
     for (const address of changes) {
       const n = this.counts.get(address);
       if (n === undefined) continue;
