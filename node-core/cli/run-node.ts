@@ -51,7 +51,20 @@ function ignoredGenesisFlags(node: RunningNode, options: NodeOptions): string[] 
   return out;
 }
 
+/**
+ * With its reader gone (the process that started it died, a `| head` exited), writes to the stream
+ * fail with EPIPE: the node keeps serving and stops when asked, and that output is dropped. Without
+ * this the first such write (the stop message) ended the process before the ledger was flushed.
+ */
+function dropOutputWithoutReader(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
+
 export async function runNode(options: NodeOptions): Promise<number> {
+  dropOutputWithoutReader(process.stdout);
+  dropOutputWithoutReader(process.stderr);
   let node: RunningNode;
   try {
     node = await startNode(options);

@@ -275,6 +275,34 @@ describe('Ctrl-C and --reset', () => {
     }
   });
 
+  test('a node whose output pipe was closed (its parent gone) still stops cleanly and keeps its ledger', async () => {
+    const ledger = tempLedger();
+    try {
+      const first = runIsthmus(['start', '--ledger', ledger, '--rpc-port', '0', '--slot-ms', '50', '--root-depth', '4']);
+      const [, url] = await first.waitForOutput(/JSON RPC URL:\s+(\S+)/);
+      await first.waitForOutput(/Press Ctrl-C to stop/);
+      const slot = await call(url!, 'getSlot', [{ commitment: 'finalized' }]);
+      // Closing the reading end: the node's next write to stdout fails with EPIPE.
+      const closed = new Promise((r) => first.child.stdout!.once('close', r));
+      first.child.stdout!.destroy();
+      await closed;
+      first.child.kill('SIGINT');
+      assert.deepEqual(await first.exited, { code: 0, signal: null }, first.stderr());
+      assert.doesNotMatch(first.stderr(), /EPIPE|Error/);
+
+      const second = runIsthmus(['start', '--ledger', ledger, '--rpc-port', '0', '--slot-ms', '50', '--root-depth', '4']);
+      try {
+        const [, url2] = await second.waitForOutput(/JSON RPC URL:\s+(\S+)/);
+        assert.ok((await call(url2!, 'getSlot', [{ commitment: 'finalized' }])) >= slot);
+      } finally {
+        second.child.kill('SIGINT');
+        assert.equal((await second.exited).code, 0);
+      }
+    } finally {
+      fs.rmSync(ledger, { recursive: true, force: true });
+    }
+  });
+
   test('--reset starts a new genesis; --reset of a folder that is not an Isthmus ledger is refused', async () => {
     const ledger = tempLedger();
     const foreign = tempLedger();
