@@ -76,8 +76,12 @@ export interface EvmSpaceEvents {
 export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExtension {
   readonly name = EVM_EXTENSION;
   readonly base = new EvmBaseState();
-  /** What the unrooted layers changed (EvmBankLayer reads skip the walk for any other address). */
-  private readonly unrooted = new UnrootedChanges<string>();
+  /**
+   * What the unrooted layers changed (EvmBankLayer reads skip the walk for any other address). A
+   * revert or reset starts a new one, as the chain then opens all its banks again: layers of the
+   * dropped banks keep the old one, so a read still running over one of them answers as before.
+   */
+  private unrooted = new UnrootedChanges<string>();
   readonly decoder: TransactionDecoder;
   private chainRef: Chain | null = null;
   /** The newest sealed block (its slot may not be durable yet). */
@@ -241,10 +245,9 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     const meta = r.meta as EvmSpaceMeta;
     for (const bank of r.banks) {
       const layer = bank.extensions.get(EVM_EXTENSION) as EvmBankLayer | undefined;
-      if (!layer) continue;
-      this.base.fold(layer.changes);
-      layer.uncount();
+      if (layer) this.base.fold(layer.changes);
     }
+    this.unrooted = new UnrootedChanges<string>();
     const storageRoots: Array<[string, Uint8Array | null]> = [];
     for (const { table, key, value } of r.extras) {
       if (table === ACCOUNT_TABLE) (value ? this.base.accounts.set(key as string, decodeAccountRecord(value as Uint8Array)) : this.base.accounts.delete(key as string));
@@ -287,6 +290,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     this.base.accounts.clear();
     this.base.storageByAddress.clear();
     this.base.codes.clear();
+    this.unrooted = new UnrootedChanges<string>();
     await this.loadState();
     await this.trie.reopen(this.store, hexToBytes(m.stateRoot));
     const head = await readBlock(this.store, m.head.number);
