@@ -193,9 +193,10 @@ async function runLoad(rpcUrl: string, seeds: Uint8Array[], recipients: string[]
 // ---------------------------------------------------------------- node and report (main)
 
 /**
- * Where the slowest 1% of notifications spent their time: the node's part (the chain event until the
- * node's thread had run past it and flushed the sockets) and the rest (the socket, the kernel, the
- * clients' thread), each with the GC pauses of the thread concerned that fell within it.
+ * Where the notifications (all, the slowest 1%, by kind) spent their time, as means: PubSub's handler
+ * of the chain event, then the chain's own work after the event until the node's thread had run the
+ * microtasks it queued (by then the event's socket writes are all made), then until the client's receipt
+ * (negative: the client read it before that point); with the GC pauses of the thread concerned.
  */
 function printTail(parts: Array<{ ms: number; at: number; received: number; handled: number; flushed: number; kind: string }>, p99: number, node: Pause[], client: Pause[]): void {
   const describe = (label: string, xs: typeof parts) => {
@@ -204,7 +205,7 @@ function printTail(parts: Array<{ ms: number; at: number; received: number; hand
     const slots = xs.filter((x) => x.kind === 'slot').length;
     console.log(
       `    ${label}: ${xs.length} (${slots} slot), mean ${mean((x) => x.ms)} ms; node: PubSub's handler ${mean((x) => x.handled - x.at)} ms, ` +
-        `then to the flush ${mean((x) => x.flushed - x.handled)} ms (GC within both ${mean((x) => pausedWithin(node, x.at, x.flushed))}); flush to receipt ${mean((x) => x.received - x.flushed)} ms ` +
+        `then the chain's work to its microtasks ${mean((x) => x.flushed - x.handled)} ms (GC within both ${mean((x) => pausedWithin(node, x.at, x.flushed))}); from there to the receipt ${mean((x) => x.received - x.flushed)} ms ` +
         `(client GC ${mean((x) => pausedWithin(client, x.flushed, x.received))}, node GC ${mean((x) => pausedWithin(node, x.flushed, x.received))})`,
     );
   };
@@ -284,8 +285,8 @@ async function main(): Promise<void> {
     if (ready.errors) throw new Error(`${ready.errors} subscriptions failed`);
 
     // What the chain events of the window call for, stamped before PubSub handles them; each with its
-    // event, whose `flushed` is when the node's thread had run past the event and the microtasks it
-    // queued (the sockets' writes are uncorked in one of them): the node's part of the latency.
+    // event, whose `handled` is when PubSub's handler returned and `flushed` when the node's thread had
+    // run past the event and the microtasks it queued (by then every socket write of it is made).
     type Event = { name: string; at: number; handled: number; flushed: number };
     let event: Event = { name: '', at: 0, handled: 0, flushed: 0 };
     const due = new Map<string, { at: number; count: number; event: Event }>();
@@ -352,7 +353,7 @@ async function main(): Promise<void> {
     let expected = 0;
     for (const d of due.values()) expected += d.count;
     const latencies: Record<'slot' | 'account', number[]> = { slot: [], account: [] };
-    /** Each receipt of the window: [latency, node's part (event to flushed), then the socket and the client's part]. */
+    /** Each receipt of the window, with its event's timings. */
     const parts: Parameters<typeof printTail>[0] = [];
     for (const [key, at] of receipts) {
       const d = due.get(key);
@@ -379,7 +380,7 @@ async function main(): Promise<void> {
     for (const name of ['slot', dueEvent]) {
       const es = events.filter((e) => e.name === name && e.flushed);
       const ms = (f: (e: Event) => number) => fmt(es.map(f).sort((a, b) => a - b)).replace(/, p99[^,]*/, '');
-      console.log(`  ${name} events (${es.length}): PubSub's handler ${ms((e) => e.handled - e.at)}; then until the flush ${ms((e) => e.flushed - e.handled)}`);
+      console.log(`  ${name} events (${es.length}): PubSub's handler ${ms((e) => e.handled - e.at)}; then the chain's work until its microtasks ran ${ms((e) => e.flushed - e.handled)}`);
     }
     printTail(parts, percentile(all, 99), nodeThread.pauses, clientThread.pauses);
     const windowMs = windowSeconds * 1000;
