@@ -30,6 +30,7 @@ import { keypairFromSeed } from '../node-core/keys/keypair.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
 import { DEFAULT_OPTIONS } from '../node-core/node/options.ts';
 import { headline } from './lib/headline.ts';
+import { describePauses, pausedWithin, recordPauses, type Pause } from './lib/thread-pauses.ts';
 
 const CONNECTIONS = 100;
 const SLOT_SUBS_PER_CONNECTION = 10;
@@ -113,11 +114,13 @@ async function runClients(pubsubUrl: string, accounts: string[], commitment: str
       await Promise.all(subs);
     }),
   );
+  const pauses = recordPauses();
   parentPort!.postMessage({ type: 'ready', errors });
   await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
+  const clientPauses = pauses.stop();
   for (const ws of sockets) ws.close();
   for (const read of readers) read();
-  parentPort!.postMessage({ type: 'receipts', receipts });
+  parentPort!.postMessage({ type: 'receipts', receipts, pauses: clientPauses });
 }
 
 // ---------------------------------------------------------------- load (worker)
@@ -189,6 +192,30 @@ async function runLoad(rpcUrl: string, seeds: Uint8Array[], recipients: string[]
 
 // ---------------------------------------------------------------- node and report (main)
 
+/**
+ * Where the notifications (all, the slowest 1%, by kind) spent their time, as means: PubSub's handler
+ * of the chain event, then the chain's own work after the event until the node's thread had run the
+ * microtasks it queued (by then the event's socket writes are all made), then until the client's receipt
+ * (negative: the client read it before that point); with the GC pauses of the thread concerned.
+ */
+function printTail(parts: Array<{ ms: number; at: number; received: number; handled: number; flushed: number; kind: string }>, p99: number, node: Pause[], client: Pause[]): void {
+  const describe = (label: string, xs: typeof parts) => {
+    if (!xs.length) return;
+    const mean = (f: (x: (typeof parts)[number]) => number) => (xs.reduce((s, x) => s + f(x), 0) / xs.length).toFixed(1);
+    const slots = xs.filter((x) => x.kind === 'slot').length;
+    console.log(
+      `    ${label}: ${xs.length} (${slots} slot), mean ${mean((x) => x.ms)} ms; node: PubSub's handler ${mean((x) => x.handled - x.at)} ms, ` +
+        `then the chain's work to its microtasks ${mean((x) => x.flushed - x.handled)} ms (GC within both ${mean((x) => pausedWithin(node, x.at, x.flushed))}); from there to the receipt ${mean((x) => x.received - x.flushed)} ms ` +
+        `(client GC ${mean((x) => pausedWithin(client, x.flushed, x.received))}, node GC ${mean((x) => pausedWithin(node, x.flushed, x.received))})`,
+    );
+  };
+  console.log(`  where the time went (means):`);
+  describe('all        ', parts);
+  describe('p99 and up ', parts.filter((x) => x.ms >= p99));
+  describe('slot, all  ', parts.filter((x) => x.kind === 'slot'));
+  describe('acct, all  ', parts.filter((x) => x.kind !== 'slot'));
+}
+
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
 
 /** This file in a worker thread; Node 20 does not carry `--import tsx` into workers, so register it there. */
@@ -257,9 +284,15 @@ async function main(): Promise<void> {
     const [ready] = await Promise.all([nextMessage<{ errors: number }>(clients, 'ready'), nextMessage(load, 'signed')]);
     if (ready.errors) throw new Error(`${ready.errors} subscriptions failed`);
 
-    // What the chain events of the window call for, stamped before PubSub handles them.
-    const due = new Map<string, { at: number; count: number }>();
-    const stamp = (key: string, count: number) => due.set(key, { at: now(), count });
+    // What the chain events of the window call for, stamped before PubSub handles them; each with its
+    // event, whose `handled` is when PubSub's handler returned and `flushed` when the node's thread had
+    // run past the event and the microtasks it queued (by then every socket write of it is made).
+    type Event = { name: string; at: number; handled: number; flushed: number };
+    let event: Event = { name: '', at: 0, handled: 0, flushed: 0 };
+    const due = new Map<string, { at: number; count: number; event: Event }>();
+    const stamp = (key: string, count: number) => due.set(key, { at: now(), count, event });
+    const events: Event[] = [];
+    const eventBegins = (name: string) => () => void events.push((event = { name, at: now(), handled: 0, flushed: 0 }));
     const onSlot = (e: { slot: number }) => stamp(`slot|${e.slot}`, CONNECTIONS * SLOT_SUBS_PER_CONNECTION);
     const onTransaction = (e: { slot: number; writes: Array<[string, { lamports: number }]> }) => {
       for (const [a, acc] of e.writes) if (recipientSet.has(a)) stamp(`account|${a}|${e.slot}|${acc.lamports}`, 1);
@@ -273,11 +306,18 @@ async function main(): Promise<void> {
     if (dueEvent === 'transaction') chain.prependListener('transaction', onTransaction);
     else if (dueEvent === 'confirmed') chain.prependListener('confirmed', onBank);
     else chain.prependListener('rooted', onRooted);
+    const beginsOf = { slot: eventBegins('slot'), [dueEvent]: eventBegins(dueEvent) };
+    for (const name of ['slot', dueEvent] as const) chain.prependListener(name, beginsOf[name]!);
     // Time PubSub spends inside the chain's event (what it costs the chain): stamped before and after it.
     const work: number[] = [];
     let begun = 0;
     const begin = () => void (begun = performance.now());
-    const end = () => void work.push(performance.now() - begun);
+    const end = () => {
+      work.push(performance.now() - begun);
+      const e = event;
+      e.handled = now();
+      queueMicrotask(() => void (e.flushed = now()));
+    };
     for (const name of ['slot', dueEvent] as const) {
       chain.prependListener(name, begin);
       chain.on(name, end);
@@ -286,6 +326,7 @@ async function main(): Promise<void> {
     const txBefore = chain.totalTransactionCount;
     const started = now();
     const cpuBefore = process.cpuUsage();
+    const nodePauses = recordPauses();
     load.postMessage('go');
     const loadResult = await nextMessage<{ sent: number; errors: number; firstError?: string; seconds: number }>(load, 'done');
     // Let the last transfers reach the commitment, then close the window.
@@ -295,6 +336,8 @@ async function main(): Promise<void> {
     chain.off('transaction', onTransaction);
     chain.off('confirmed', onBank);
     chain.off('rooted', onRooted);
+    for (const name of ['slot', dueEvent] as const) chain.off(name, beginsOf[name]!);
+    const nodeThread = nodePauses.stop();
     for (const name of ['slot', dueEvent] as const) {
       chain.off(name, begin);
       chain.off(name, end);
@@ -304,16 +347,20 @@ async function main(): Promise<void> {
     const cpuShare = (cpu.user + cpu.system) / 1e6 / windowSeconds / os.availableParallelism();
     await sleep(500);
     clients.postMessage('stop');
-    const { receipts } = await nextMessage<{ receipts: Receipt[] }>(clients, 'receipts');
+    const { receipts, pauses: clientThread } = await nextMessage<{ receipts: Receipt[]; pauses: ReturnType<ReturnType<typeof recordPauses>['stop']> }>(clients, 'receipts');
     const processed = chain.totalTransactionCount - txBefore;
 
     let expected = 0;
     for (const d of due.values()) expected += d.count;
     const latencies: Record<'slot' | 'account', number[]> = { slot: [], account: [] };
+    /** Each receipt of the window, with its event's timings. */
+    const parts: Parameters<typeof printTail>[0] = [];
     for (const [key, at] of receipts) {
       const d = due.get(key);
       if (!d) continue; // outside the measured window
-      latencies[key.startsWith('slot') ? 'slot' : 'account'].push(at - d.at);
+      const kind = key.startsWith('slot') ? 'slot' : 'account';
+      latencies[kind].push(at - d.at);
+      parts.push({ ms: at - d.at, at: d.at, received: at, handled: d.event.handled, flushed: d.event.flushed, kind });
     }
     const delivered = latencies.slot.length + latencies.account.length;
     const all = [...latencies.slot, ...latencies.account].sort((a, b) => a - b);
@@ -330,6 +377,17 @@ async function main(): Promise<void> {
     headline({ bench: 'pubsub', figure: `notification latency p99 at ${cfg.rate} transfers/s`, value: percentile(all, 99), unit: 'ms', goal: '< 10 ms at 3,000/s' });
     work.sort((a, b) => a - b);
     console.log(`  PubSub work inside each slot/${dueEvent} event (the chain waits for it): ${fmt(work)} over ${work.length} events`);
+    for (const name of ['slot', dueEvent]) {
+      const es = events.filter((e) => e.name === name && e.flushed);
+      const ms = (f: (e: Event) => number) => fmt(es.map(f).sort((a, b) => a - b)).replace(/, p99[^,]*/, '');
+      console.log(`  ${name} events (${es.length}): PubSub's handler ${ms((e) => e.handled - e.at)}; then the chain's work until its microtasks ran ${ms((e) => e.flushed - e.handled)}`);
+    }
+    printTail(parts, percentile(all, 99), nodeThread.pauses, clientThread.pauses);
+    const windowMs = windowSeconds * 1000;
+    const inWindow = (ps: Pause[]) => ps.filter(([at]) => at >= started && at <= started + windowMs);
+    const loop = (l: { p50: number; p99: number; max: number }) => `event-loop delay p50 ${l.p50.toFixed(1)}, p99 ${l.p99.toFixed(1)}, max ${l.max.toFixed(1)} ms`;
+    console.log(`  node's thread:    ${describePauses(inWindow(nodeThread.pauses), windowMs)}; ${loop(nodeThread.loopDelay)}`);
+    console.log(`  clients' thread:  ${describePauses(inWindow(clientThread.pauses), windowMs)}; ${loop(clientThread.loopDelay)}`);
     await Promise.all([clients.terminate(), load.terminate()]);
   } finally {
     await node.close();

@@ -3,16 +3,17 @@
  * writes; confirmed and finalized ones hear a slot's final changes once the slot reaches that level.
  */
 import { SYSTEM_PROGRAM_ID, type Address } from '../common/pubkey.ts';
+import { RENT_EXEMPT_RENT_EPOCH } from '../runtime/account.ts';
 import type { Bank } from '../ledger/bank.ts';
 import type { Account } from '../runtime/account.ts';
 import { encodeAccount, type UiAccount } from '../rpc/encoding/account.ts';
 import { INVALID_REQUEST, isRpcError } from '../rpc/errors.ts';
 import { matchesFilters } from '../rpc/filters.ts';
 import { toRpcJson } from '../rpc/json.ts';
-import { deliver, SharedResults, withSlot } from './notification-text.ts';
+import { ByConnection, deliver, SharedResults, withSlot } from './notification-text.ts';
 import type { SlotMemo } from './slot-memo.ts';
 import { TOKEN_PROGRAM_ID } from '../runtime/programs/token/state.ts';
-import type { AccountSub, Level, ProgramSub } from './subscriptions.ts';
+import type { AccountSub, Level, ProgramSub, Subscription } from './subscriptions.ts';
 
 /** What accountSubscribe reports for an account that no longer exists (Agave: the default account). */
 const CLOSED_ACCOUNT: Account = { lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 };
@@ -21,6 +22,23 @@ const CLOSED_ACCOUNT: Account = { lamports: 0, data: new Uint8Array(0), owner: S
 const BS58_TOO_LARGE = 'error: data too large for bs58 encoding';
 
 type Reader = (address: Address) => Account | null;
+/** Where a notification's result text goes: straight to its connection, or into an event's batch. */
+type Send = (sub: Subscription, resultJson: string) => void;
+
+/**
+ * toRpcJson(ui) for the encodings whose data is text (all but a parsed jsonParsed value), written
+ * directly: a notification's account is serialized for every change a slot makes to it.
+ */
+export function uiAccountJson(ui: UiAccount): string {
+  const d = ui.data;
+  let data: string;
+  if (typeof d === 'string') data = JSON.stringify(d);
+  else if (Array.isArray(d)) data = `[${JSON.stringify(d[0])},"${d[1]}"]`;
+  else return toRpcJson(ui);
+  // u64::MAX, held as 2^64, in its exact digits (rpc/json.ts).
+  const rentEpoch = ui.rentEpoch === RENT_EXEMPT_RENT_EPOCH ? '18446744073709551615' : JSON.stringify(ui.rentEpoch);
+  return `{"lamports":${JSON.stringify(ui.lamports)},"data":${data},"owner":${JSON.stringify(ui.owner)},"executable":${ui.executable},"rentEpoch":${rentEpoch},"space":${ui.space}}`;
+}
 
 export function encodeForNotification(address: Address, account: Account, sub: AccountSub | ProgramSub, readAccount?: Reader): UiAccount {
   try {
@@ -33,16 +51,16 @@ export function encodeForNotification(address: Address, account: Account, sub: A
   }
 }
 
-function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number, read: Reader): void {
+function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number, read: Reader, send: Send = deliver): void {
   const value = account ?? CLOSED_ACCOUNT;
   const results = new SharedResults();
   for (const sub of subs) {
-    const text = results.get(sub.encodingKey, () => withSlot(slot, toRpcJson(encodeForNotification(address, value, sub, read))));
-    deliver(sub, text!);
+    const text = results.get(sub.encodingKey, () => withSlot(slot, uiAccountJson(encodeForNotification(address, value, sub, read))));
+    send(sub, text!);
   }
 }
 
-function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account, slot: number, read: Reader): void {
+function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account, slot: number, read: Reader, send: Send = deliver): void {
   const results = new SharedResults();
   for (const sub of subs) {
     if (sub.filters.length && !matchesFilters(account, sub.filters)) continue;
@@ -50,9 +68,9 @@ function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account
       const ui = encodeForNotification(address, account, sub, read);
       // As getProgramAccounts: under jsonParsed, token accounts that do not parse are left out.
       if (account.owner === TOKEN_PROGRAM_ID && (sub.encoding === 'jsonParsed' || sub.encoding === 'json') && Array.isArray(ui.data)) return null;
-      return withSlot(slot, toRpcJson({ pubkey: address, account: ui }));
+      return withSlot(slot, `{"pubkey":${JSON.stringify(address)},"account":${uiAccountJson(ui)}}`);
     });
-    if (text) deliver(sub, text);
+    if (text) send(sub, text);
   }
 }
 
@@ -99,20 +117,22 @@ export class AccountNotifier {
     }
   }
 
-  /** Confirmed or finalized level: a slot's final changes, context = that slot. */
+  /** Confirmed or finalized level: a slot's final changes, context = that slot; sent by connection (many at once). */
   onBank(level: Level, bank: Bank): void {
     const changes = bank.changes;
     const read: Reader = (a) => bank.get(a);
+    const batch = new ByConnection();
+    const send: Send = (sub, text) => batch.add(sub, text);
     if (level.accounts.size) {
       if (level.accounts.size < changes.size) {
         for (const [address, subs] of level.accounts) {
           const account = changes.get(address);
-          if (account !== undefined) notifyAccount(subs, address, account, bank.slot, read);
+          if (account !== undefined) notifyAccount(subs, address, account, bank.slot, read, send);
         }
       } else {
         for (const [address, account] of changes) {
           const subs = level.accounts.get(address);
-          if (subs) notifyAccount(subs, address, account, bank.slot, read);
+          if (subs) notifyAccount(subs, address, account, bank.slot, read, send);
         }
       }
     }
@@ -121,8 +141,9 @@ export class AccountNotifier {
         const account = changed ?? this.memo.closedAccount(bank.slot, address);
         if (!account) continue;
         const subs = level.programs.get(account.owner);
-        if (subs) notifyProgram(subs, address, account, bank.slot, read);
+        if (subs) notifyProgram(subs, address, account, bank.slot, read, send);
       }
     }
+    batch.send();
   }
 }

@@ -10,6 +10,7 @@ import type { WebSocket } from 'ws';
 import { Dispatcher } from '../rpc/dispatcher.ts';
 import { pubsubMethods, type PubsubContext } from './methods.ts';
 import type { Notifier } from './notifier.ts';
+import type { Outbox } from './outbox.ts';
 import type { Registry, Subscriber } from './subscriptions.ts';
 
 export interface SendLimits {
@@ -25,6 +26,8 @@ export interface ConnectionDeps {
   notifier: Notifier;
   enableVoteSubscription: boolean;
   limits: SendLimits;
+  /** Where a corked socket waits to be flushed. */
+  outbox: Outbox;
   log(line: string): void;
   onSlowReader(): void;
 }
@@ -95,27 +98,30 @@ export class Connection implements Subscriber {
     }
   }
 
-  private corked = false;
+  private corked: Socket | null = null;
   private corkedBytes = 0;
 
   /**
-   * Messages sent in one run of synchronous code leave in one socket write (a slot's notifications
-   * to one client are often many). `_socket` is ws's own socket; without it nothing is corked.
-   * Uncorked in a microtask, not on the next tick: a chain event is often emitted from a promise
-   * continuation, where ticks wait until the whole microtask queue has run, and the slot's seal and
-   * store commit queued behind the event are in it (the slot notifications waited for them).
+   * Messages sent until the outbox flushes leave in one socket write (a slot's notifications to one
+   * client are often many): the notifier flushes as each chain event's handler ends, the outbox in a
+   * microtask otherwise (outbox.ts). `_socket` is ws's own socket; without it nothing is corked.
    */
   private cork(): void {
     if (this.corked) return;
     const socket = (this.ws as unknown as { _socket?: Socket })._socket;
     if (!socket) return;
-    this.corked = true;
+    this.corked = socket;
     socket.cork();
-    queueMicrotask(() => {
-      this.corked = false;
-      this.corkedBytes = 0;
-      socket.uncork();
-    });
+    this.deps.outbox.hold(this);
+  }
+
+  /** Writes out what the socket held back since it was corked. */
+  flush(): void {
+    const socket = this.corked;
+    if (!socket) return;
+    this.corked = null;
+    this.corkedBytes = 0;
+    socket.uncork();
   }
 
   /** Bytes the peer has not taken yet: what the socket holds, less this turn's corked batch. */

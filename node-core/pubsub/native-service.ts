@@ -8,6 +8,7 @@ import type { WebSocketServer } from 'ws';
 import type { Chain } from '../ledger/chain.ts';
 import { Connection, type SendLimits } from './connection.ts';
 import { attachNotifier } from './notifier.ts';
+import { Outbox } from './outbox.ts';
 import { Registry } from './subscriptions.ts';
 
 export interface PubsubLimits extends SendLimits {
@@ -48,7 +49,8 @@ export interface PubsubService {
 export function servePubsub(wss: WebSocketServer, o: PubsubOptions): PubsubService {
   const { limits, log } = o;
   const registry = new Registry(limits.maxActiveSubscriptions);
-  const notifier = attachNotifier(o.chain, registry, log);
+  const outbox = new Outbox();
+  const notifier = attachNotifier(o.chain, registry, log, outbox.flush);
   const connections = new Set<Connection>();
   let slowReaderDisconnects = 0;
   wss.on('connection', (ws, req) => {
@@ -58,6 +60,7 @@ export function servePubsub(wss: WebSocketServer, o: PubsubOptions): PubsubServi
       notifier,
       enableVoteSubscription: o.enableVoteSubscription,
       limits,
+      outbox,
       log,
       onSlowReader: () => slowReaderDisconnects++,
     });

@@ -2,7 +2,7 @@
  * Notification texts. A `result` is serialized once and spliced into each subscriber's message, so
  * many subscriptions sharing an event (and an encoding) cost one JSON.stringify.
  */
-import type { Subscription } from './subscriptions.ts';
+import type { Subscriber, Subscription } from './subscriptions.ts';
 
 const METHODS: Readonly<Record<Subscription['kind'], string>> = {
   account: 'accountNotification',
@@ -21,6 +21,28 @@ export const notificationMethod = (kind: Subscription['kind']): string => METHOD
 /** Sends `{"jsonrpc":"2.0","method":…,"params":{"result":<resultJson>,"subscription":id}}`. */
 export function deliver(sub: Subscription, resultJson: string): void {
   sub.conn.send(`{"jsonrpc":"2.0","method":"${METHODS[sub.kind]}","params":{"result":${resultJson},"subscription":${sub.id}}}`);
+}
+
+/**
+ * One chain event's notifications, sent connection by connection, each connection's socket written as
+ * soon as its last one is queued: with a thousand to send, the first clients do not wait for the last.
+ */
+export class ByConnection {
+  private readonly byConn = new Map<Subscriber, Array<[Subscription, string]>>();
+
+  add(sub: Subscription, resultJson: string): void {
+    const list = this.byConn.get(sub.conn);
+    if (list) list.push([sub, resultJson]);
+    else this.byConn.set(sub.conn, [[sub, resultJson]]);
+  }
+
+  send(): void {
+    for (const [conn, list] of this.byConn) {
+      for (const [sub, text] of list) deliver(sub, text);
+      conn.flush();
+    }
+    this.byConn.clear();
+  }
 }
 
 /** `{"context":{"slot":…},"value":…}`, the shape of every notification that carries a context. */

@@ -4,7 +4,8 @@
  * - confirmed: the `confirmed` bank (its changes and transactions; blocks; votes);
  * - finalized: each `rooted` bank, oldest first, context = the rooted slot;
  * - every level: the accounts a `reverted` chain put back, context = the slot reverted to.
- * A failing notification is logged and never reaches the chain that emitted the event.
+ * A failing notification is logged and never reaches the chain that emitted the event. What a handler
+ * queued is written to the sockets as it ends (`flush`), before the chain's work after the event.
  */
 import type { Chain, ChainEventMap } from '../ledger/chain.ts';
 import { AccountNotifier } from './accounts.ts';
@@ -22,7 +23,7 @@ export interface Notifier {
 
 type Handlers = { [K in keyof ChainEventMap]: (...args: ChainEventMap[K]) => void };
 
-export function attachNotifier(chain: Chain, registry: Registry, log: (line: string) => void): Notifier {
+export function attachNotifier(chain: Chain, registry: Registry, log: (line: string) => void, flush: () => void): Notifier {
   const memo = new SlotMemo(chain);
   const accounts = new AccountNotifier(memo, (a) => chain.getAccount(a, 'processed'));
   const transactions = new TransactionNotifier(registry, chain);
@@ -75,6 +76,8 @@ export function attachNotifier(chain: Chain, registry: Registry, log: (line: str
         handler(...args);
       } catch (e) {
         log(`isthmus: pubsub: ${name} notifications failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      } finally {
+        flush();
       }
     };
     chain.on(name, guarded as never);

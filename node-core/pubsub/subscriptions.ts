@@ -12,6 +12,8 @@ import type { TransactionDetails, TransactionEncoding } from '../rpc/encoding/tr
 export interface Subscriber {
   /** Queues one JSON text for the client. */
   send(json: string): void;
+  /** Writes out at once what send() queued (it may wait until the chain event's notifications are all queued). */
+  flush(): void;
   /** Ids of this connection's live subscriptions. */
   readonly subscriptions: Set<number>;
 }
