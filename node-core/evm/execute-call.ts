@@ -17,8 +17,8 @@
  * top-frame charges), 7708 (transfer logs) or 7928 (block access lists), whose branches are then
  * skipped by @ethereumjs's own code too. It builds the same object as one literal: the same keys in
  * the same order with the same values (the unit test compares it with the spreads'), when the
- * message has exactly the keys @ethereumjs's Message constructor gives it; otherwise it spreads, as
- * @ethereumjs does. Any other case runs @ethereumjs's own _executeCall. Installed only when the
+ * message has exactly the keys @ethereumjs's Message constructor gives it (and the one _loadCode
+ * adds); otherwise it spreads, as @ethereumjs does. Any other case runs @ethereumjs's own _executeCall. Installed only when the
  * EVM's own _executeCall is 10.1.3's, character for character (its source's SHA-256 below).
  */
 import { EVM } from '@ethereumjs/evm';
@@ -33,6 +33,8 @@ const LEFT_OUT_EIPS = [6800, 7864, 2780, 7708, 7928];
 
 /** The own keys of a Message as 10.1.3's constructor makes it, in order. */
 export const MESSAGE_KEYS = 'to,value,caller,gasLimit,data,eofCallData,depth,code,_codeAddress,isStatic,isCompiled,salt,selfdestruct,createdAddresses,delegatecall,gasRefund,blobVersionedHashes,accessWitness'.split(',');
+/** _loadCode adds this key when it loads the code from the state (every frame but a precompile's or one given its code). */
+const LOADED_CODE_KEY = 'chargeCodeAccesses';
 
 type Obj = Record<string, any>;
 type EvmLike = Obj & {
@@ -49,18 +51,21 @@ type EvmLike = Obj & {
   postMessageCleanup(): void;
 };
 
-function hasMessageKeys(message: Obj): boolean {
+/** 0 when the message's keys are not the Message constructor's (then frameMessage spreads), 1 when they are, 2 when _loadCode's key follows them. */
+export function messageShape(message: Obj): 0 | 1 | 2 {
   const keys = Object.keys(message);
-  if (keys.length !== MESSAGE_KEYS.length) return false;
-  for (let i = 0; i < keys.length; i++) if (keys[i] !== MESSAGE_KEYS[i]) return false;
-  return true;
+  const n = MESSAGE_KEYS.length;
+  if (keys.length !== n && !(keys.length === n + 1 && keys[n] === LOADED_CODE_KEY)) return 0;
+  for (let i = 0; i < n; i++) if (keys[i] !== MESSAGE_KEYS[i]) return 0;
+  return keys.length === n ? 1 : 2;
 }
 
-/** `{ ...{ codeAddress: message.codeAddress }, ...message, gasLimit }`, as one literal when the message has the Message constructor's keys. */
+/** `{ ...{ codeAddress: message.codeAddress }, ...message, gasLimit }`, as one literal when the message has the Message constructor's keys (and _loadCode's). */
 export function frameMessage(message: Obj, gasLimit: bigint): Obj {
   const codeAddress = message.codeAddress;
-  if (!hasMessageKeys(message)) return { ...{ codeAddress }, ...message, gasLimit };
-  return {
+  const shape = messageShape(message);
+  if (shape === 0) return { ...{ codeAddress }, ...message, gasLimit };
+  const built: Obj = {
     codeAddress,
     to: message.to,
     value: message.value,
@@ -81,6 +86,8 @@ export function frameMessage(message: Obj, gasLimit: bigint): Obj {
     blobVersionedHashes: message.blobVersionedHashes,
     accessWitness: message.accessWitness,
   };
+  if (shape === 2) built.chargeCodeAccesses = message.chargeCodeAccesses;
+  return built;
 }
 
 function install(): void {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createEVM, Message } from '@ethereumjs/evm';
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { createEvmCommon } from '../../node-core/evm/evm-common.ts';
-import { frameMessage, installExecuteCall, MESSAGE_KEYS } from '../../node-core/evm/execute-call.ts';
+import { frameMessage, installExecuteCall, MESSAGE_KEYS, messageShape } from '../../node-core/evm/execute-call.ts';
 
 const CALLER = new Address(hexToBytes(`0x${'33'.repeat(20)}`));
 const INNER = `0x${'22'.repeat(20)}` as const;
@@ -37,10 +37,18 @@ async function runAll(): Promise<Record<string, unknown>> {
     handed.push(Object.entries(message).map(([k, v]) => [k, show(v)]));
     return runInterpreter.call(this, message, opts);
   };
+  // Whether frameMessage builds each frame's message as its literal (1 or 2) or spreads it (0), seen once _loadCode has run.
+  const shapes: number[] = [];
+  const loadCode = (evm as unknown as { _loadCode(m: Message): Promise<void> })._loadCode;
+  (evm as unknown as { _loadCode(m: Message): Promise<void> })._loadCode = async function (this: typeof evm, message: Message) {
+    await loadCode.call(this, message);
+    shapes.push(messageShape(message as never));
+  };
   const out: Record<string, unknown> = {};
   let n = 0x1000; // clear of the precompiles
   for (const [name, c] of Object.entries(CASES)) {
     handed.length = 0;
+    shapes.length = 0;
     const to = c.to ?? at(n++);
     if (c.code) await evm.stateManager.putCode(to, hexToBytes(c.code as `0x${string}`));
     const r = await evm.runCall({ caller: CALLER, to, gasLimit: 100_000n, value: c.value ?? 0n, data: hexToBytes('0x0102') });
@@ -54,6 +62,7 @@ async function runAll(): Promise<Record<string, unknown>> {
       keys: Object.keys(e),
       balance: (await evm.stateManager.getAccount(to))?.balance,
       handed: [...handed],
+      shapes: [...shapes],
     };
   }
   return out;
@@ -65,7 +74,10 @@ test("with _executeCall's copy installed, every kind of CALL frame gives @ethere
   const after = await runAll();
   assert.deepEqual(after, before);
   // The cases do go the ways their names say.
-  const b = before as Record<string, { returnValue: string; error?: string; handed: unknown[]; balance?: bigint }>;
+  const b = before as Record<string, { returnValue: string; error?: string; handed: unknown[]; balance?: bigint; shapes: number[] }>;
+  // Every frame here is built as the literal: with _loadCode's key where it loaded code, without it for the precompile.
+  for (const [name, o] of Object.entries(b)) for (const shape of o.shapes) assert.ok(shape === (name === 'the identity precompile' ? 1 : 2), name);
+  assert.deepEqual(b['calls INNER and returns its word']!.shapes, [2, 2]);
   assert.equal(b['returns 42']!.returnValue, `0x${'0'.repeat(62)}2a`);
   assert.equal(b['reverts with data']!.error, 'revert');
   assert.equal(b['out of gas in a loop']!.error, 'out of gas');
@@ -89,9 +101,14 @@ test("frameMessage builds { ...{ codeAddress }, ...message, gasLimit }: the same
     assert.equal(Object.getPrototypeOf(built), Object.prototype);
   };
   check(message);
+  assert.equal(messageShape(message as never), 1);
   (message as unknown as { chargeCodeAccesses: boolean }).chargeCodeAccesses = true;
   check(message);
+  assert.equal(messageShape(message as never), 2);
   assert.equal(frameMessage(message as never, 99n).chargeCodeAccesses, true);
+  (message as unknown as { other: number }).other = 1;
+  check(message);
+  assert.equal(messageShape(message as never), 0, 'any other key: spread, as @ethereumjs does');
 });
 
 test('installs once (a second call answers the first)', async () => {
