@@ -17,15 +17,23 @@ function stripZeros(v: Uint8Array): Uint8Array {
 }
 
 /**
- * Addresses as the flat state's keys, per Address object. @ethereumjs asks about the same few Address
- * objects (caller, callee) many times in a call, and toString makes the hex string anew each time
- * (~1 µs with hashing the new string for the lookup; ~10 times per eth_call of a view function).
- * An Address's bytes are never changed after it is made (@ethereumjs makes a new one for each value).
+ * Addresses as the flat state's keys, for the last few Address objects asked about. @ethereumjs asks
+ * about the same few Address objects (caller, callee) many times in a call, and toString makes the
+ * hex string anew each time (~1 µs with hashing the new string for the lookup; ~10 times per eth_call
+ * of a view function). Compared by identity: an Address's bytes are never changed after it is made
+ * (@ethereumjs makes a new one for each value). A WeakMap cost as much again in its write barriers,
+ * as each call brings new Address objects.
  */
-const addressKeys = new WeakMap<Address, string>();
+const RECENT_ADDRESSES = 4;
+const recentAddresses: (Address | undefined)[] = new Array(RECENT_ADDRESSES).fill(undefined);
+const recentKeys: string[] = new Array(RECENT_ADDRESSES).fill('');
+let nextRecent = 0;
 function addressKey(address: Address): string {
-  let key = addressKeys.get(address);
-  if (key === undefined) addressKeys.set(address, (key = address.toString()));
+  for (let i = 0; i < RECENT_ADDRESSES; i++) if (recentAddresses[i] === address) return recentKeys[i]!;
+  const key = address.toString();
+  recentAddresses[nextRecent] = address;
+  recentKeys[nextRecent] = key;
+  nextRecent = (nextRecent + 1) % RECENT_ADDRESSES;
   return key;
 }
 
