@@ -32,8 +32,10 @@ async function runAll(): Promise<Record<string, unknown>> {
   await evm.stateManager.modifyAccountFields(CALLER, { balance: 10n ** 18n });
   // What runInterpreter is handed for each frame: its keys in order and their values.
   const handed: unknown[] = [];
-  const runInterpreter = evm.runInterpreter;
-  (evm as unknown as { runInterpreter: typeof runInterpreter }).runInterpreter = function (this: typeof evm, message: Message, opts) {
+  type RunInterpreter = (message: Message, opts: object) => Promise<unknown>;
+  const frames = evm as unknown as { runInterpreter: RunInterpreter };
+  const runInterpreter = frames.runInterpreter;
+  frames.runInterpreter = function (this: typeof evm, message, opts) {
     handed.push(Object.entries(message).map(([k, v]) => [k, show(v)]));
     return runInterpreter.call(this, message, opts);
   };
