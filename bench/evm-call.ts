@@ -53,10 +53,17 @@ interface Running {
   stop(): Promise<void>;
 }
 
+/** `count` free ports, all different (freePort may hand out a port it handed out just before: the node then refuses to start). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
 async function startBundle(bundle: string): Promise<Running> {
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-call-'));
-  const evmPort = await freePort();
-  const args = ['start', '--ledger', ledger, '--rpc-port', String(await freePort()), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), '--mnemonic', WORDS];
+  const [rpcPort, pubsubPort, evmPort] = await distinctFreePorts(3);
+  const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), '--mnemonic', WORDS];
   const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
   const runner = `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await main(process.argv.slice(1));`;
   const perf = values.perf ? ['--perf-basic-prof'] : [];
