@@ -4,11 +4,15 @@
  * Each round starts each build's node in turn (and Anvil with --anvil), deploys Counter, warms up,
  * then measures; the builds alternate so that a busy machine weighs on both alike.
  *
- *   node --import tsx bench/evm-call.ts [--reads N --rounds N --clients N --anvil --bundle dist/base/isthmus.mjs --cpu-prof DIR]
+ *   node --import tsx bench/evm-call.ts [--reads N --rounds N --clients N --anvil --bundle dist/base/isthmus.mjs --cpu-prof DIR --perf DIR --node-arg FLAG]
  *
  * --bundle names another compiled node (a copy of dist/cli built from another commit, kept two
  * folders below the project root as dist/cli is); the current sources' bundle always runs too.
- * --cpu-prof writes the node processes' V8 CPU profiles to DIR.
+ * --cpu-prof writes the node processes' V8 CPU profiles to DIR (wall-clock samples: time the node
+ * waits off the CPU, preempted inside a socket write, shows as that write's). --perf records on-CPU
+ * samples with Linux perf instead (`perf record -g` of the node, run with --perf-basic-prof, during
+ * the distinct-caller and the eth_getBalance phases; read them with `perf report` or `perf script`).
+ * --node-arg passes a flag to the node processes (repeatable), e.g. --node-arg=--trace-gc.
  * Beside each rate it prints the CPU time the serving process spent per call (Linux: /proc), a
  * steadier figure for A/B than the rate when other work shares the machine, and, in brackets, the
  * rate of one call repeated (answered from the result cache: never the headline). Last, eth_getBalance
