@@ -4,11 +4,15 @@
  * Each round starts each build's node in turn (and Anvil with --anvil), deploys Counter, warms up,
  * then measures; the builds alternate so that a busy machine weighs on both alike.
  *
- *   node --import tsx bench/evm-call.ts [--reads N --rounds N --clients N --anvil --bundle dist/base/isthmus.mjs --cpu-prof DIR]
+ *   node --import tsx bench/evm-call.ts [--reads N --rounds N --clients N --anvil --bundle dist/base/isthmus.mjs --cpu-prof DIR --perf DIR --node-arg FLAG]
  *
  * --bundle names another compiled node (a copy of dist/cli built from another commit, kept two
  * folders below the project root as dist/cli is); the current sources' bundle always runs too.
- * --cpu-prof writes the node processes' V8 CPU profiles to DIR.
+ * --cpu-prof writes the node processes' V8 CPU profiles to DIR (wall-clock samples: time the node
+ * waits off the CPU, preempted inside a socket write, shows as that write's). --perf records on-CPU
+ * samples with Linux perf instead (`perf record -g` of the node, run with --perf-basic-prof, during
+ * the distinct-caller and the eth_getBalance phases; read them with `perf report` or `perf script`).
+ * --node-arg passes a flag to the node processes (repeatable), e.g. --node-arg=--trace-gc.
  * Beside each rate it prints the CPU time the serving process spent per call (Linux: /proc), a
  * steadier figure for A/B than the rate when other work shares the machine, and, in brackets, the
  * rate of one call repeated (answered from the result cache: never the headline). Last, eth_getBalance
@@ -39,6 +43,8 @@ const { values } = parseArgs({
     anvil: { type: 'boolean', default: false },
     bundle: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    perf: { type: 'string' },
+    'node-arg': { type: 'string', multiple: true },
   },
 });
 const READS = Number(values.reads);
@@ -51,13 +57,21 @@ interface Running {
   stop(): Promise<void>;
 }
 
+/** `count` free ports, all different (freePort may hand out a port it handed out just before: the node then refuses to start). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
 async function startBundle(bundle: string): Promise<Running> {
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-call-'));
-  const evmPort = await freePort();
-  const args = ['start', '--ledger', ledger, '--rpc-port', String(await freePort()), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), '--mnemonic', WORDS];
+  const [rpcPort, pubsubPort, evmPort] = await distinctFreePorts(3);
+  const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), '--mnemonic', WORDS];
   const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
   const runner = `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await main(process.argv.slice(1));`;
-  const child: ChildProcess = spawn(process.execPath, [...prof, '--input-type=module', '-e', runner, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const perf = values.perf ? ['--perf-basic-prof'] : [];
+  const child: ChildProcess = spawn(process.execPath, [...prof, ...perf, ...(values['node-arg'] ?? []), '--input-type=module', '-e', runner, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   await whenReady(child);
   return {
     url: `http://127.0.0.1:${evmPort}`,
@@ -81,6 +95,21 @@ async function startAnvil(): Promise<Running | null> {
   return { url, pid: child.pid, stop: async () => void child.kill('SIGKILL') };
 }
 
+/** `perf record` of the serving process (all its threads, on-CPU samples only) while one phase's requests run (node runs with --perf-basic-prof). */
+function startPerf(pid: number, name: string, phase: string): { stop(): Promise<void> } {
+  const dir = path.resolve(values.perf!);
+  fs.mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, `${path.basename(name)}-${pid}-${phase}.data`);
+  const child = spawn('perf', ['record', '-q', '-F', '999', '-g', '-e', 'cpu-clock', '-o', out, '-p', String(pid)], { stdio: 'ignore' });
+  return {
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
 /** Distinct-caller eth_call bodies; callers start at `first` so that no two runs share one (`same`: every call from `first`, which a result cache answers). */
 const callBodies = (address: string, count: number, first: number, same = false) =>
   Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(same ? first : first + i).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
@@ -89,17 +118,18 @@ const callBodies = (address: string, count: number, first: number, same = false)
 const balanceBodies = (count: number) => Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [`0x${(3_000_000 + i).toString(16).padStart(40, '0')}`, 'latest'] }));
 
 /** The rate of the requests, and the CPU the serving process spent per request (total, and of it in the kernel). */
-async function load(running: Running, bodies: string[]): Promise<{ rate: number; cpuMicros: number | null; systemMicros: number | null }> {
+async function load(running: Running, bodies: string[]): Promise<{ rate: number; cpuMicros: number | null; systemMicros: number | null; mainMicros: number | null }> {
   const cpu = () => (running.pid === undefined ? null : threadCpu(running.pid));
   const before = cpu();
   const r = await postFromProcesses(running.url, bodies, CONCURRENCY, Number(values.clients));
   const after = cpu();
   if (r.errors) throw new Error(`${r.errors} requests failed, first: ${r.firstError}`);
   const per = (f: (c: ThreadCpu) => number) => (before === null || after === null ? null : ((f(after) - f(before)) * 1000) / bodies.length);
-  return { rate: r.ok / r.seconds, cpuMicros: per((c) => c.total), systemMicros: per((c) => c.system) };
+  return { rate: r.ok / r.seconds, cpuMicros: per((c) => c.total), systemMicros: per((c) => c.system), mainMicros: per((c) => c.main) };
 }
 
-const cpuText = (m: { cpuMicros: number | null; systemMicros: number | null }, what: string) => (m.cpuMicros === null ? '' : `, ${m.cpuMicros.toFixed(0)} µs of its CPU per ${what} (${m.systemMicros!.toFixed(0)} µs of it in the kernel)`);
+const cpuText = (m: { cpuMicros: number | null; systemMicros: number | null; mainMicros: number | null }, what: string) =>
+  m.cpuMicros === null ? '' : `, ${m.cpuMicros.toFixed(0)} µs of its CPU per ${what} (${m.systemMicros!.toFixed(0)} µs of it in the kernel, ${m.mainMicros!.toFixed(0)} µs on the main thread)`;
 
 async function measure(name: string, start: () => Promise<Running | null>, chainId: bigint): Promise<{ rate: number; cpuMicros: number | null; cached: number; balanceCpuMicros: number | null } | null> {
   const running = await start();
@@ -107,11 +137,15 @@ async function measure(name: string, start: () => Promise<Running | null>, chain
   try {
     const address = await deployCounter(running.url, chainId, new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex')));
     await load(running, callBodies(address, Math.min(3000, READS), 1_000_000));
+    const recording = values.perf && running.pid !== undefined ? startPerf(running.pid, name, 'call') : null;
     const calls = await load(running, callBodies(address, READS, 1));
+    await recording?.stop();
     console.log(`  ${name}: eth_call, a different caller each time: ${calls.rate.toFixed(0)}/s${cpuText(calls, 'call')}`);
     const cached = await load(running, callBodies(address, READS, 2_000_000, true));
     console.log(`  ${name}: (the same call each time, from the result cache: ${cached.rate.toFixed(0)}/s)`);
+    const balanceRecording = values.perf && running.pid !== undefined ? startPerf(running.pid, name, 'balance') : null;
     const balances = await load(running, balanceBodies(READS));
+    await balanceRecording?.stop();
     console.log(`  ${name}: eth_getBalance, a different address each time (the same path's floor): ${balances.rate.toFixed(0)}/s${cpuText(balances, 'request')}`);
     return { rate: calls.rate, cpuMicros: calls.cpuMicros, cached: cached.rate, balanceCpuMicros: balances.cpuMicros };
   } finally {

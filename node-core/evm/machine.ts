@@ -12,6 +12,7 @@ import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { bytesEqual } from '../common/bytes.ts';
 import { BLOCK_GAS_LIMIT, BRIDGE_ADDRESS, COINBASE } from './constants.ts';
 import { createBridgePrecompile, type BridgeCallContext } from './bridge-precompile.ts';
+import { installExecuteCall } from './execute-call.ts';
 import { installFrameResultShape } from './frame-result-shape.ts';
 import { installJumpAnalysisCache } from './jump-analysis-cache.ts';
 import { installSyncSteps } from './sync-steps.ts';
@@ -111,6 +112,7 @@ export class EvmMachine {
   static async create(chainId: number, blockHash: (n: bigint) => Promise<Uint8Array>, storageRootOf?: (address: string) => Uint8Array): Promise<EvmMachine> {
     await installJumpAnalysisCache();
     await installFrameResultShape();
+    await installExecuteCall();
     await installSyncSteps();
     const common = createEvmCommon(chainId);
     const nothing = { account: () => null, storage: () => new Uint8Array(0), code: () => undefined };

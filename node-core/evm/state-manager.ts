@@ -16,6 +16,27 @@ function stripZeros(v: Uint8Array): Uint8Array {
   return i === 0 ? v : v.subarray(i);
 }
 
+/**
+ * Addresses as the flat state's keys, for the last few Address objects asked about. @ethereumjs asks
+ * about the same few Address objects (caller, callee) many times in a call, and toString makes the
+ * hex string anew each time (~1 µs with hashing the new string for the lookup; ~10 times per eth_call
+ * of a view function). Compared by identity: an Address's bytes are never changed after it is made
+ * (@ethereumjs makes a new one for each value). A WeakMap cost as much again in its write barriers,
+ * as each call brings new Address objects.
+ */
+const RECENT_ADDRESSES = 4;
+const recentAddresses: (Address | undefined)[] = new Array(RECENT_ADDRESSES).fill(undefined);
+const recentKeys: string[] = new Array(RECENT_ADDRESSES).fill('');
+let nextRecent = 0;
+function addressKey(address: Address): string {
+  for (let i = 0; i < RECENT_ADDRESSES; i++) if (recentAddresses[i] === address) return recentKeys[i]!;
+  const key = address.toString();
+  recentAddresses[nextRecent] = address;
+  recentKeys[nextRecent] = key;
+  nextRecent = (nextRecent + 1) % RECENT_ADDRESSES;
+  return key;
+}
+
 export class FlatStateManager implements StateManagerInterface {
   /** Lowest first: the transaction's changes, then one layer per open checkpoint. */
   private layers: EvmChanges[];
@@ -25,7 +46,7 @@ export class FlatStateManager implements StateManagerInterface {
 
   readonly originalStorageCache = {
     get: async (address: Address, key: Uint8Array): Promise<Uint8Array> => {
-      const a = address.toString();
+      const a = addressKey(address);
       const k = bytesToHex(key);
       const id = a + k;
       let v = this.originals.get(id);
@@ -79,22 +100,22 @@ export class FlatStateManager implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const key = address.toString();
+    const key = addressKey(address);
     const a = await this.readAccount(key);
     return a ? new Account(a.nonce, a.balance, this.storageRootOf(key), a.codeHash) : undefined;
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address);
-    this.top.accounts.set(address.toString(), { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash });
+    this.top.accounts.set(addressKey(address), { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash });
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    this.top.accounts.set(address.toString(), null);
+    this.top.accounts.set(addressKey(address), null);
   }
 
   async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
-    const key = address.toString();
+    const key = addressKey(address);
     const a = (await this.readAccount(key)) ?? newEvmAccount();
     this.top.accounts.set(key, {
       nonce: fields.nonce ?? a.nonce,
@@ -110,7 +131,7 @@ export class FlatStateManager implements StateManagerInterface {
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const a = await this.readAccount(address.toString());
+    const a = await this.readAccount(addressKey(address));
     if (!a || isEmptyCodeHash(a.codeHash)) return EMPTY_BYTES;
     return (await this.readCode(bytesToHex(a.codeHash))) ?? EMPTY_BYTES;
   }
@@ -120,15 +141,15 @@ export class FlatStateManager implements StateManagerInterface {
   }
 
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    return this.readStorage(address.toString(), bytesToHex(key));
+    return this.readStorage(addressKey(address), bytesToHex(key));
   }
 
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    this.top.putStorage(address.toString(), bytesToHex(key), stripZeros(value));
+    this.top.putStorage(addressKey(address), bytesToHex(key), stripZeros(value));
   }
 
   async clearStorage(address: Address): Promise<void> {
-    this.top.clearStorage(address.toString());
+    this.top.clearStorage(addressKey(address));
   }
 
   async checkpoint(): Promise<void> {

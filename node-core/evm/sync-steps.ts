@@ -1,7 +1,8 @@
 /*
  * This file holds a modified copy of Interpreter.run and part of Interpreter.runStep from
  * @ethereumjs/evm 10.1.3 (https://github.com/ethereumjs/ethereumjs-monorepo, packages/evm/src/
- * interpreter.ts), which is licensed under the Mozilla Public License 2.0. This file is therefore
+ * interpreter.ts), and synchronous copies of its MLOAD, MSTORE, MSTORE8 and RETURN gas handlers
+ * (packages/evm/src/opcodes/gas.ts), which are licensed under the Mozilla Public License 2.0. This file is therefore
  * under the MPL 2.0 too, unlike the rest of the project (MIT): a copy of the MPL is at
  * https://mozilla.org/MPL/2.0/.
  */
@@ -13,7 +14,12 @@
  *
  * Installed, Interpreter.run is this module's copy of 10.1.3's, which runs such a step in place
  * (syncStep: runStep's own statements for that case, in its order) and awaits runStep for every
- * other one. A step runs in place only when runStep would have done nothing else: no step
+ * other one. Two more kinds of step run in place the same way: those whose gas is the memory
+ * expansion of MLOAD, MSTORE, MSTORE8 or RETURN (10.1.3's gas handlers for them are async functions
+ * around a synchronous computation; syncStep computes it with synchronous copies of them, installed
+ * only where the handler is 10.1.3's, by the SHA-256 of its source), and those @ethereumjs marks
+ * async (CALLVALUE, CALLDATALOAD, ...) whose handler answers without a promise; a handler that
+ * answers with one (SLOAD) is awaited by run, as runStep awaits it, before the step's last statement. A step runs in place only when runStep would have done nothing else: no step
  * listener, no debug logging, no profiler, no pending EIP-7928 call charge, no EIP-6800/7864 code
  * chunk charges. EOF code (EIP-3540), a profiler and debug logging leave the whole frame to
  * @ethereumjs's own run. Installed only when 10.1.3's run and runStep are there, character for
@@ -21,7 +27,7 @@
  */
 import { EVMError } from '@ethereumjs/evm';
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util';
-import { interpreterPrototype } from './interpreter-prototype.ts';
+import { evmInternalModule, interpreterPrototype } from './interpreter-prototype.ts';
 import { sourceSha256 } from './source-hash.ts';
 
 /** SHA-256 of @ethereumjs/evm 10.1.3's Interpreter.prototype.run and runStep toString(), the functions copied below. */
@@ -35,6 +41,7 @@ type Obj = Record<string, any>;
 interface OpEntry {
   opcodeInfo: { code: number; name: string; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean };
   opHandler: (runState: Obj, common: Obj) => unknown;
+  gasHandler?: unknown;
 }
 interface InterpreterLike {
   _runState: Obj;
@@ -50,29 +57,89 @@ interface InterpreterLike {
   getAddress(): unknown;
 }
 
+type SubMemUsage = (runState: Obj, offset: bigint, length: bigint, common: Obj) => bigint;
+type SyncGas = (subMemUsage: SubMemUsage, runState: Obj, gas: bigint, common: Obj) => bigint;
+
+/** Synchronous copies of 10.1.3's memory-expansion gas handlers, and the SHA-256 of the source of each one copied. */
+const SYNC_GAS: Record<number, { sha256: string; gas: SyncGas }> = {
+  // MLOAD
+  0x51: {
+    sha256: '160c132911371eb2b4ff17e3bbffae36cf3885d21f72bac6d617780a06ae6e5f',
+    gas(subMemUsage, runState, gas, common) {
+      const pos = runState.stack.peek()[0];
+      gas += subMemUsage(runState, pos, 32n, common);
+      return gas;
+    },
+  },
+  // MSTORE
+  0x52: {
+    sha256: '6ad9393e3de696fe06da6545652cda7f7cc7406a743694e10797e8c04c9353df',
+    gas(subMemUsage, runState, gas, common) {
+      const offset = runState.stack.peek()[0];
+      gas += subMemUsage(runState, offset, 32n, common);
+      return gas;
+    },
+  },
+  // MSTORE8
+  0x53: {
+    sha256: '50702563129d262a5c8dc3a32fa139df3a69343a27be01995f89e2e8f5380e2d',
+    gas(subMemUsage, runState, gas, common) {
+      const offset = runState.stack.peek()[0];
+      gas += subMemUsage(runState, offset, 1n, common);
+      return gas;
+    },
+  },
+  // RETURN
+  0xf3: {
+    sha256: '78f2f17fb10abd8e05b44d5b8ba77ec162a4207256e42273964b86613f6a811a',
+    gas(subMemUsage, runState, gas, common) {
+      const [offset, length] = runState.stack.peek(2);
+      gas += subMemUsage(runState, offset, length, common);
+      return gas;
+    },
+  },
+};
+
+/** 10.1.3's gas handlers that have a synchronous copy here, mapped to it (filled at install). */
+const syncGasOf = new Map<unknown, (runState: Obj, gas: bigint, common: Obj) => bigint>();
+
 /** @ethereumjs/evm's EVMErrorTypeString (not exported from the package). */
 const EVM_ERROR_TYPE = 'EVMError';
 
 /**
- * Runs the step in place when runStep would only charge its static gas and call its synchronous
- * handler; false (nothing done) otherwise. Its statements are runStep's for that case, in order.
+ * Runs the step in place when runStep would only charge its static gas (or a memory expansion's, see
+ * SYNC_GAS) and call its handler; false (nothing done) otherwise. Its statements are runStep's for
+ * that case, in order. When the handler answers with a promise, so does syncStep: the step's last
+ * statement runs once it settles (run awaits it, as runStep awaits the handler).
  */
-function syncStep(self: InterpreterLike, opcodeObj: OpEntry | undefined): boolean {
+function syncStep(self: InterpreterLike, opcodeObj: OpEntry | undefined): boolean | Promise<void> {
   const opEntry = opcodeObj ?? self.lookupOpInfo(self._runState.opCode);
   const opInfo = opEntry.opcodeInfo;
-  if (opInfo.dynamicGas || opInfo.isAsync) return false;
+  let gas = opInfo.feeBigInt;
+  let syncGas: ((runState: Obj, gas: bigint, common: Obj) => bigint) | undefined;
+  if (opInfo.dynamicGas && (syncGas = syncGasOf.get(opEntry.gasHandler)) === undefined) return false;
   if (self._evm.events.listenerCount('step') > 0 || self._evm.DEBUG) return false;
   if ((self.common.isActivatedEIP(6800) || self.common.isActivatedEIP(7864)) && self._env.chargeCodeAccesses === true) return false;
   if (self._runState.eip7928PostTargetCallOog !== undefined) return false;
+  if (syncGas !== undefined) {
+    gas = syncGas(self._runState, gas, self.common);
+  }
   if (opInfo.isInvalid) {
     throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
   }
-  self.useGas(opInfo.feeBigInt, opInfo);
+  self.useGas(gas, opInfo);
   self._runState.programCounter++;
-  opEntry.opHandler.apply(null, [self._runState, self.common]);
+  const done = opEntry.opHandler.apply(null, [self._runState, self.common]);
+  if (opInfo.isAsync && isThenable(done)) {
+    return Promise.resolve(done).then(() => {
+      self._runState.env.accessWitness?.commit();
+    });
+  }
   self._runState.env.accessWitness?.commit();
   return true;
 }
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof (v as PromiseLike<unknown> | null)?.then === 'function';
 
 function install(proto: InterpreterLike): void {
   const original = proto.run;
@@ -119,7 +186,9 @@ function install(proto: InterpreterLike): void {
       }
       this._runState.opCode = opCode;
       try {
-        if (!syncStep(this, opCodeObj)) await this.runStep(opCodeObj);
+        const done = syncStep(this, opCodeObj);
+        if (done === false) await this.runStep(opCodeObj);
+        else if (done !== true) await done;
       } catch (e) {
         // Revert access witness changes if we revert - per EIP-4762
         this._runState.env.accessWitness?.revert();
@@ -148,6 +217,21 @@ function install(proto: InterpreterLike): void {
   };
 }
 
+/** Fills syncGasOf with the gas handlers that are, character for character, the ones copied (none where the modules are elsewhere). */
+async function installSyncGas(): Promise<void> {
+  const gasModule = await evmInternalModule<{ dynamicGasHandlers?: Map<number, unknown> }>('opcodes/gas.js');
+  const subMemUsage = (await evmInternalModule<{ subMemUsage?: SubMemUsage }>('opcodes/util.js'))?.subMemUsage;
+  const handlers = gasModule?.dynamicGasHandlers;
+  if (!(handlers instanceof Map) || typeof subMemUsage !== 'function') return;
+  for (const [op, copy] of Object.entries(SYNC_GAS)) {
+    const original = handlers.get(Number(op));
+    if (typeof original === 'function' && sourceSha256(original) === copy.sha256) syncGasOf.set(original, (runState, gas, common) => copy.gas(subMemUsage, runState, gas, common));
+  }
+}
+
+/** How many of the memory-expansion gas handlers have their synchronous copy in use (the unit test reads it). */
+export const syncGasHandlerCount = (): number => syncGasOf.size;
+
 let installed: Promise<boolean> | null = null;
 
 export function installSyncSteps(): Promise<boolean> {
@@ -155,6 +239,7 @@ export function installSyncSteps(): Promise<boolean> {
     const proto = await interpreterPrototype<InterpreterLike>();
     if (!proto || typeof proto.run !== 'function' || typeof proto.runStep !== 'function') return false;
     if (sourceSha256(proto.run) !== COPIED_RUN_SHA256 || sourceSha256(proto.runStep) !== COPIED_RUN_STEP_SHA256) return false;
+    await installSyncGas();
     install(proto);
     return true;
   })());

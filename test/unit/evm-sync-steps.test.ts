@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createBlock } from '@ethereumjs/block';
 import { createEVM, type InterpreterStep } from '@ethereumjs/evm';
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { createEvmCommon } from '../../node-core/evm/evm-common.ts';
-import { installSyncSteps } from '../../node-core/evm/sync-steps.ts';
+import { installSyncSteps, syncGasHandlerCount } from '../../node-core/evm/sync-steps.ts';
 
 const CALLER = new Address(hexToBytes(`0x${'33'.repeat(20)}`));
 const INNER = `0x${'22'.repeat(20)}` as const;
@@ -21,6 +22,13 @@ const CASES: Record<string, string> = {
   'pushes past the end of the code': '0x6001600260',
   'calls INNER and returns its word': `0x60206000600060006000${'73' + INNER.slice(2)}5af15060206000f3`,
   'hashes, logs and stores (dynamic gas)': '0x602a6000526020600020600055602060002060006000a160005460005260206000f3',
+  // Steps that also run in place: memory expansion gas (MLOAD, MSTORE, MSTORE8, RETURN) and handlers @ethereumjs marks async.
+  'reads call data and value, stores a byte, loads memory, returns 64 bytes': '0x6000353460ff6041536040513401600052604051602052604052596000f3',
+  'loads a slot (an async handler)': '0x6005546000526020 6000f3'.replace(' ', ''),
+  'MSTORE on an empty stack': '0x52',
+  'BLOCKHASH of an earlier block (a handler that awaits)': '0x60094060005260206000f3',
+  'RETURN of a huge memory range (out of gas)': '0x6fffffffffffffffffffffffffffffffff6000f3',
+  'MLOAD far out (expansion gas)': '0x6110005160005260206000f3',
 };
 
 type Outcome = { returnValue: string; gasUsed: bigint; error: string | undefined; refund: bigint; logs: number; steps: number; opcodes: string };
@@ -39,7 +47,7 @@ async function runAll(withStepListener: boolean): Promise<Record<string, Outcome
       done?.();
     };
     if (withStepListener) evm.events!.on('step', onStep);
-    const r = await evm.runCall({ caller: CALLER, to, gasLimit: 100_000n, skipBalance: true });
+    const r = await evm.runCall({ caller: CALLER, to, gasLimit: 100_000n, skipBalance: true, value: 3n, data: hexToBytes('0x0102030405'), block: createBlock({ header: { number: 20n } }, { common: evm.common }) });
     if (withStepListener) evm.events!.off('step', onStep);
     out[name] = {
       returnValue: bytesToHex(r.execResult.returnValue),
@@ -58,6 +66,7 @@ test("with steps run in place, every way a frame ends gives @ethereumjs's own re
   const before = await runAll(false);
   const beforeTraced = await runAll(true);
   assert.equal(await installSyncSteps(), true, "this @ethereumjs version's run and runStep are the ones copied");
+  assert.equal(syncGasHandlerCount(), 4, "this version's MLOAD, MSTORE, MSTORE8 and RETURN gas handlers are the ones copied");
   const after = await runAll(false);
   const afterTraced = await runAll(true);
   assert.deepEqual(after, before);
@@ -73,6 +82,12 @@ test("with steps run in place, every way a frame ends gives @ethereumjs's own re
   assert.equal(before['calls INNER and returns its word']!.returnValue, `0x${'0'.repeat(62)}2a`);
   assert.equal(before['hashes, logs and stores (dynamic gas)']!.logs, 1);
   assert.ok(beforeTraced['calls INNER and returns its word']!.steps > 10);
+  assert.equal(before['loads a slot (an async handler)']!.error, undefined);
+  assert.equal(before['MSTORE on an empty stack']!.error, 'stack underflow');
+  assert.equal(before['BLOCKHASH of an earlier block (a handler that awaits)']!.error, undefined);
+  assert.equal(before['RETURN of a huge memory range (out of gas)']!.error, 'out of gas');
+  assert.equal(before['MLOAD far out (expansion gas)']!.error, undefined);
+  assert.equal(before['reads call data and value, stores a byte, loads memory, returns 64 bytes']!.returnValue.length, 2 + 2 * 0x60);
 });
 
 test('installs once (a second call answers the first)', async () => {
