@@ -32,6 +32,7 @@ import { foundryBinary } from '../test/helpers/evm.ts';
 import { deployCounter } from './lib/evm-counter.ts';
 import { postFromProcesses, waitForEthNode } from './lib/http-load.ts';
 import { ensureFreshBundle, freePort, whenReady } from './lib/node-process.ts';
+import { freePorts } from '../test/helpers/cli-process.ts';
 import { threadCpu, type ThreadCpu } from './lib/thread-cpu.ts';
 
 const { values } = parseArgs({
@@ -57,16 +58,9 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** `count` free ports, all different (freePort may hand out a port it handed out just before: the node then refuses to start). */
-async function distinctFreePorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
-}
-
 async function startBundle(bundle: string): Promise<Running> {
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-call-'));
-  const [rpcPort, pubsubPort, evmPort] = await distinctFreePorts(3);
+  const [rpcPort, pubsubPort, evmPort] = await freePorts(3);
   const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), '--mnemonic', WORDS];
   const prof = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
   const runner = `const { main } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.exitCode = await main(process.argv.slice(1));`;

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildBundle, freshBundle } from '../../bin/cli-bundle.mjs';
 import { readKeypairFile, type Keypair } from '../../node-core/keys/keypair.ts';
+import { freePorts } from '../../test/helpers/cli-process.ts';
 
 export interface NodeProcess {
   rpcUrl: string;
@@ -53,10 +54,10 @@ function nodeFlags(): string[] {
 export async function startNodeProcess(extraArgs: string[] = []): Promise<NodeProcess> {
   await ensureFreshBundle();
   const ledger = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-bench-'));
-  const port = await freePort();
-  const evmPort = await freePort();
+  // Held open together, so the three differ (one at a time the OS may hand out the same port twice).
+  const [port, pubsubPort, evmPort] = await freePorts(3);
   const bin = path.join(import.meta.dirname, '../../bin/isthmus.js');
-  const child = spawn(process.execPath, [...nodeFlags(), bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(await freePort()), '--evm-rpc-port', String(evmPort), ...extraArgs], {
+  const child = spawn(process.execPath, [...nodeFlags(), bin, 'start', '--ledger', ledger, '--rpc-port', String(port), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await whenReady(child);
