@@ -205,7 +205,7 @@ function printTail(parts: Array<{ ms: number; at: number; received: number; hand
     const slots = xs.filter((x) => x.kind === 'slot').length;
     console.log(
       `    ${label}: ${xs.length} (${slots} slot), mean ${mean((x) => x.ms)} ms; node: PubSub's handler ${mean((x) => x.handled - x.at)} ms, ` +
-        `then the chain's work to its microtasks ${mean((x) => x.flushed - x.handled)} ms (GC within both ${mean((x) => pausedWithin(node, x.at, x.flushed))}); from there to the receipt ${mean((x) => x.received - x.flushed)} ms ` +
+        `then the chain's work to its microtasks ${mean((x) => x.flushed - x.handled)} ms (GC within both ${mean((x) => pausedWithin(node, x.at, x.flushed))}); the client's receipt ${mean((x) => x.received - x.flushed)} ms after that point (negative: before it, the sockets being written during the handler) ` +
         `(client GC ${mean((x) => pausedWithin(client, x.flushed, x.received))}, node GC ${mean((x) => pausedWithin(node, x.flushed, x.received))})`,
     );
   };
