@@ -60,42 +60,26 @@ interface InterpreterLike {
 type SubMemUsage = (runState: Obj, offset: bigint, length: bigint, common: Obj) => bigint;
 type SyncGas = (subMemUsage: SubMemUsage, runState: Obj, gas: bigint, common: Obj) => bigint;
 
+/** 10.1.3's gas of MLOAD, MSTORE and MSTORE8: the memory expansion to `length` bytes at the offset on top of the stack. */
+const expansionAtTop =
+  (length: bigint): SyncGas =>
+  (subMemUsage, runState, gas, common) =>
+    gas + subMemUsage(runState, runState.stack.peek()[0], length, common);
+
 /** Synchronous copies of 10.1.3's memory-expansion gas handlers, and the SHA-256 of the source of each one copied. */
 const SYNC_GAS: Record<number, { sha256: string; gas: SyncGas }> = {
   // MLOAD
-  0x51: {
-    sha256: '160c132911371eb2b4ff17e3bbffae36cf3885d21f72bac6d617780a06ae6e5f',
-    gas(subMemUsage, runState, gas, common) {
-      const pos = runState.stack.peek()[0];
-      gas += subMemUsage(runState, pos, 32n, common);
-      return gas;
-    },
-  },
+  0x51: { sha256: '160c132911371eb2b4ff17e3bbffae36cf3885d21f72bac6d617780a06ae6e5f', gas: expansionAtTop(32n) },
   // MSTORE
-  0x52: {
-    sha256: '6ad9393e3de696fe06da6545652cda7f7cc7406a743694e10797e8c04c9353df',
-    gas(subMemUsage, runState, gas, common) {
-      const offset = runState.stack.peek()[0];
-      gas += subMemUsage(runState, offset, 32n, common);
-      return gas;
-    },
-  },
+  0x52: { sha256: '6ad9393e3de696fe06da6545652cda7f7cc7406a743694e10797e8c04c9353df', gas: expansionAtTop(32n) },
   // MSTORE8
-  0x53: {
-    sha256: '50702563129d262a5c8dc3a32fa139df3a69343a27be01995f89e2e8f5380e2d',
-    gas(subMemUsage, runState, gas, common) {
-      const offset = runState.stack.peek()[0];
-      gas += subMemUsage(runState, offset, 1n, common);
-      return gas;
-    },
-  },
+  0x53: { sha256: '50702563129d262a5c8dc3a32fa139df3a69343a27be01995f89e2e8f5380e2d', gas: expansionAtTop(1n) },
   // RETURN
   0xf3: {
     sha256: '78f2f17fb10abd8e05b44d5b8ba77ec162a4207256e42273964b86613f6a811a',
     gas(subMemUsage, runState, gas, common) {
       const [offset, length] = runState.stack.peek(2);
-      gas += subMemUsage(runState, offset, length, common);
-      return gas;
+      return gas + subMemUsage(runState, offset, length, common);
     },
   },
 };
