@@ -30,7 +30,7 @@ import { keypairFromSeed } from '../node-core/keys/keypair.ts';
 import { presignTransfers, randomAddress } from './lib/transfers.ts';
 import { DEFAULT_OPTIONS } from '../node-core/node/options.ts';
 import { headline } from './lib/headline.ts';
-import { describePauses, pausedWithin, recordPauses, type Pause } from './lib/thread-pauses.ts';
+import { describePauses, pausedWithin, recordPauses, type Pause, type PauseSummary } from './lib/thread-pauses.ts';
 
 const CONNECTIONS = 100;
 const SLOT_SUBS_PER_CONNECTION = 10;
@@ -347,7 +347,7 @@ async function main(): Promise<void> {
     const cpuShare = (cpu.user + cpu.system) / 1e6 / windowSeconds / os.availableParallelism();
     await sleep(500);
     clients.postMessage('stop');
-    const { receipts, pauses: clientThread } = await nextMessage<{ receipts: Receipt[]; pauses: ReturnType<ReturnType<typeof recordPauses>['stop']> }>(clients, 'receipts');
+    const { receipts, pauses: clientThread } = await nextMessage<{ receipts: Receipt[]; pauses: PauseSummary }>(clients, 'receipts');
     const processed = chain.totalTransactionCount - txBefore;
 
     let expected = 0;

@@ -1,7 +1,6 @@
 /** Runs the real `isthmus start` command in a child process, as a user would, for benchmarks. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildBundle, freshBundle } from '../../bin/cli-bundle.mjs';
@@ -18,15 +17,9 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
+/** One port that was free a moment ago (several for one process: freePorts, so that they differ). */
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
 }
 
 /** Benchmarks measure the command users run: the compiled bundle, built first when stale. */
