@@ -3,7 +3,7 @@
  * and the node core it imports, compiled from TypeScript into ES modules (main.mjs, the submission
  * worker's entry and the chunk they share). Every npm package stays an
  * import resolved from node_modules at run time, electron included, so native addons (lmdb, keccak,
- * secp256k1) and wasm load exactly as they do for the CLI.
+ * secp256k1, sodium-native) and wasm load exactly as they do for the CLI.
  *
  * The bundle sits two folders below the project root, as node-core/node/ and node-core/transport/ do, so the node core's
  * paths relative to its own module (../../package.json for the version, ../../renderer/dist for the

@@ -14,7 +14,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { BoundedMap } from '../common/bounded-map.ts';
-import { verifyTransactionSignaturesAsync } from '../runtime/signatures.ts';
+import { verifyTransactionSignatures } from '../runtime/signatures.ts';
 import { parseTransaction, type Transaction } from '../runtime/wire.ts';
 import { RpcError } from './errors.ts';
 import { decodeSubmittedTransaction } from './submitted-transaction.ts';
@@ -116,7 +116,7 @@ export function parsedFrom(answer: DecodedAnswer): Transaction {
 /** Decodes and checks a submission on the calling thread (the same answers as the worker's). */
 export async function decodeSubmissionHere(encoded: string, encoding: SubmissionEncoding): Promise<DecodedSubmission> {
   const tx = decodeSubmittedTransaction(encoded, encoding);
-  return { tx, verified: await verifyTransactionSignaturesAsync(tx) };
+  return { tx, verified: verifyTransactionSignatures(tx) };
 }
 
 /**

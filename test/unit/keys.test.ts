@@ -8,12 +8,12 @@ import * as ed from '@noble/ed25519';
 import { HDKey } from 'micro-key-producer/slip10.js';
 import { decodeBase58, encodeBase58 } from '../../node-core/common/base58.ts';
 import { defaultLedgerDir } from '../../node-core/common/data-dir.ts';
+import { ed25519Verify } from '../../node-core/common/ed25519.ts';
 import {
   generateKeypair,
   keypairFromSeed,
   readKeypairFile,
   sign,
-  verify,
   writeKeypairFile,
 } from '../../node-core/keys/keypair.ts';
 import {
@@ -84,8 +84,9 @@ describe('keypair', () => {
         assert.ok(sig instanceof Uint8Array);
         assert.equal(sig.length, 64);
         assert.deepEqual(sig, ed.sign(msg, kp.secretKey.subarray(0, 32)));
-        assert.ok(verify(sig, msg, kp.publicKey));
-        assert.ok(!verify(sig, msg, keys.find((k) => k !== kp)!.publicKey));
+        assert.ok(ed.verify(sig, msg, kp.publicKey));
+        assert.ok(ed25519Verify(kp.publicKey, msg, sig));
+        assert.ok(!ed25519Verify(keys.find((k) => k !== kp)!.publicKey, msg, sig));
       }
     }
   });

@@ -15,7 +15,7 @@ import { minimumBalanceForRentExemption, newAccount, type Account } from '../../
 import { builtinProgramAccount, executeTransaction } from '../../node-core/runtime/executor.ts';
 import { builtinPrograms } from '../../node-core/runtime/programs/index.ts';
 import { verifyEd25519 } from '../../node-core/runtime/programs/precompiles/ed25519.ts';
-import { SMALL_ORDER_ENCODINGS } from '../../node-core/common/ed25519-small-order.ts';
+import { speccheckCases } from '../helpers/ed25519-speccheck.ts';
 import { verifySecp256k1 } from '../../node-core/runtime/programs/precompiles/secp256k1.ts';
 import { verifySecp256r1 } from '../../node-core/runtime/programs/precompiles/secp256r1.ts';
 import { PrecompileFailure } from '../../node-core/runtime/programs/precompiles/errors.ts';
@@ -110,14 +110,11 @@ describe('Ed25519 precompile', () => {
     assert.equal(outcome(() => verifyEd25519(refs, [new Uint8Array(3), refs])), PrecompileError.InvalidDataOffsets);
   });
 
-  test('the small-order encodings are exactly those that decompress to a point of small order', () => {
-    assert.equal(SMALL_ORDER_ENCODINGS.size, 14);
-    for (const hex of SMALL_ORDER_ENCODINGS) assert.ok(Point.fromBytes(Buffer.from(hex, 'hex'), true).isSmallOrder(), hex);
-    // The 8 points of small order, each reached: their canonical encodings are among the set.
-    const torsion = new Set<string>();
-    for (const hex of SMALL_ORDER_ENCODINGS) torsion.add(Point.fromBytes(Buffer.from(hex, 'hex'), true).toHex());
-    assert.equal(torsion.size, 8);
-    for (let i = 0; i < 20; i++) assert.ok(!Point.fromBytes(Web3Keypair.generate().publicKey.toBytes(), true).isSmallOrder());
+  test("the speccheck edge cases: exactly those ed25519-dalek verify_strict accepts pass, the rest are InvalidSignature", () => {
+    for (const [i, c] of speccheckCases().entries()) {
+      const data = new Uint8Array(Ed25519Program.createInstructionWithPublicKey({ publicKey: c.publicKey, message: c.message, signature: c.signature }).data);
+      assert.equal(ed(data), c.dalekStrict ? null : PrecompileError.InvalidSignature, `case ${i}`);
+    }
   });
 
   test('a key that is no curve point: InvalidPublicKey (before the message is read); a small-order key: InvalidSignature', () => {
