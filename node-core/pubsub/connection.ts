@@ -8,6 +8,7 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { Dispatcher } from '../rpc/dispatcher.ts';
+import { textFrames } from './ws-frames.ts';
 import { pubsubMethods, type PubsubContext } from './methods.ts';
 import type { Notifier } from './notifier.ts';
 import type { Outbox } from './outbox.ts';
@@ -26,7 +27,7 @@ export interface ConnectionDeps {
   notifier: Notifier;
   enableVoteSubscription: boolean;
   limits: SendLimits;
-  /** Where a corked socket waits to be flushed. */
+  /** Where a connection's held messages wait to be flushed. */
   outbox: Outbox;
   log(line: string): void;
   onSlowReader(): void;
@@ -80,9 +81,7 @@ export class Connection implements Subscriber {
   send(json: string): void {
     if (this.closed) return;
     if (this.head === this.queue.length && this.unsentBytes() < this.deps.limits.highWaterBytes) {
-      this.cork();
-      this.corkedBytes += json.length;
-      this.ws.send(json, this.onWritten);
+      this.batch(json);
       return;
     }
     this.queue.push(json);
@@ -98,48 +97,51 @@ export class Connection implements Subscriber {
     }
   }
 
-  private corked: Socket | null = null;
-  private corkedBytes = 0;
+  /** Messages to leave together at the next flush. */
+  private batched: string[] = [];
 
   /**
-   * Messages sent until the outbox flushes leave in one socket write (a slot's notifications to one
-   * client are often many): the notifier flushes as each chain event's handler ends, the outbox in a
-   * microtask otherwise (outbox.ts). `_socket` is ws's own socket; without it nothing is corked.
+   * Holds a message until the outbox flushes (a slot's notifications to one client are often many):
+   * the notifier flushes as each chain event's handler ends, the outbox in a microtask otherwise
+   * (outbox.ts).
    */
-  private cork(): void {
-    if (this.corked) return;
-    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
-    if (!socket) return;
-    this.corked = socket;
-    socket.cork();
-    this.deps.outbox.hold(this);
+  private batch(json: string): void {
+    if (this.batched.length === 0) this.deps.outbox.hold(this);
+    this.batched.push(json);
   }
 
-  /** Writes out what the socket held back since it was corked. */
+  /**
+   * Writes the held messages as one buffer of frames straight to ws's socket (`_socket`; ws's server
+   * here negotiates no extension, so its frames are plain). A socket ws no longer has open gets them
+   * through ws.send, which reports why they cannot leave.
+   */
   flush(): void {
-    const socket = this.corked;
-    if (!socket) return;
-    this.corked = null;
-    this.corkedBytes = 0;
-    socket.uncork();
+    const texts = this.batched;
+    if (texts.length === 0) return;
+    this.batched = [];
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
+    if (this.ws.readyState === this.ws.OPEN && socket) socket.write(textFrames(texts), this.onWritten);
+    else for (const text of texts) this.ws.send(text, this.onWritten);
   }
 
-  /** Bytes the peer has not taken yet: what the socket holds, less this turn's corked batch. */
+  /** Bytes the peer has not taken yet (what the socket holds; this turn's batch is not written yet). */
   private unsentBytes(): number {
-    return this.ws.bufferedAmount - this.corkedBytes;
+    return this.ws.bufferedAmount;
   }
 
-  /** Called as each message leaves for the socket: room for more of the queue. */
-  private readonly onWritten = (err?: Error): void => {
+  /** Called as each write leaves for the socket: room for more of the queue. */
+  private readonly onWritten = (err?: Error | null): void => {
     if (err || this.head === this.queue.length) return;
     const high = this.deps.limits.highWaterBytes;
-    while (this.head < this.queue.length && this.unsentBytes() < high) {
+    // The batch counts as unsent: it leaves at the next flush.
+    let batchedBytes = 0;
+    for (const text of this.batched) batchedBytes += text.length;
+    while (this.head < this.queue.length && this.unsentBytes() + batchedBytes < high) {
       const json = this.queue[this.head]!;
       this.queue[this.head++] = '';
       this.queuedBytes -= json.length;
-      this.cork();
-      this.corkedBytes += json.length;
-      this.ws.send(json, this.onWritten);
+      batchedBytes += json.length;
+      this.batch(json);
     }
     if (this.head === this.queue.length) {
       this.queue = [];

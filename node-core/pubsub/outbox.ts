@@ -1,6 +1,6 @@
 /**
- * The connections whose socket holds messages back (corked) until they are sent together: one socket
- * write per connection for all the notifications one chain event gives it. They are sent when the
+ * The connections that hold messages back until they are sent together: one socket write per
+ * connection for all the notifications one chain event gives it. They are sent when the
  * event's notifications are all queued (the notifier calls `flush` as each handler ends), and in any
  * case in a microtask, for the answers to requests.
  *

@@ -1,0 +1,37 @@
+/**
+ * pubsub/ws-frames.ts against ws itself: the frames it builds are read back by ws's Receiver as
+ * the same texts, in order, across the three payload-length forms and multi-byte characters.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Receiver } from 'ws';
+import { textFrames } from '../../node-core/pubsub/ws-frames.ts';
+
+/** The messages a client-side ws Receiver reads from `bytes`. */
+function received(bytes: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const texts: string[] = [];
+    const receiver = new Receiver({ isServer: false, maxPayload: 0 });
+    receiver.on('message', (data: Buffer, isBinary: boolean) => {
+      assert.equal(isBinary, false);
+      texts.push(data.toString('utf8'));
+    });
+    receiver.on('error', reject);
+    receiver.write(bytes, () => resolve(texts));
+  });
+}
+
+test('text frames of every payload-length form, read back by ws as the same texts', async () => {
+  const texts = ['', 'a', 'x'.repeat(125), 'y'.repeat(126), 'z'.repeat(65_535), 'w'.repeat(65_536), '{"naïve":"€ 𝄞"}', JSON.stringify({ big: 'q'.repeat(200_000) })];
+  assert.deepEqual(await received(textFrames(texts)), texts);
+});
+
+test('the header lengths: 2, 4 and 10 bytes at the 126 and 65,536 byte boundaries', () => {
+  assert.equal(textFrames(['x'.repeat(125)]).length, 2 + 125);
+  assert.equal(textFrames(['x'.repeat(126)]).length, 4 + 126);
+  assert.equal(textFrames(['x'.repeat(65_535)]).length, 4 + 65_535);
+  assert.equal(textFrames(['x'.repeat(65_536)]).length, 10 + 65_536);
+  // Multi-byte characters count in bytes, not UTF-16 units.
+  assert.equal(textFrames(['€'.repeat(42)]).length, 2 + 126 + 2);
+  assert.equal(textFrames([]).length, 0);
+});
