@@ -116,6 +116,22 @@ const ignore = (): void => {};
 /** lmdb-js also rejects a failed commit's `commitError` promise, which nobody else awaits. */
 const ignoreCommitError = (e: unknown): void => void (e as { commitError?: Promise<unknown> }).commitError?.catch(ignore);
 
+/**
+ * The LMDB error behind lmdb-js's "Commit failed" (e.g. MDB_MAP_FULL): it rejects the error's
+ * `commitError` promise with it, in the same callback; `e` itself when that does not come.
+ */
+async function commitFailure(e: unknown): Promise<unknown> {
+  const detail = (e as { commitError?: Promise<unknown> }).commitError;
+  if (!detail) return e;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, 100, e)).unref());
+  try {
+    return await Promise.race([detail.then(() => e, (cause: unknown) => cause), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class LmdbStore implements Store {
   private readonly blocks: Database<HeaderRecord, number>;
   private readonly txs: Database<TxRecord, TxKey>;
@@ -551,7 +567,11 @@ export class LmdbStore implements Store {
       await committed.catch(ignoreCommitError);
       throw (failure as { error: unknown }).error;
     }
-    await committed;
+    try {
+      await committed;
+    } catch (e) {
+      throw await commitFailure(e);
+    }
     // lmdb-js resolves a batch once its write thread's mdb_txn_commit has returned, which under
     // overlappingSync includes the fsync and the flushed meta page; `flushed` says so in its API.
     await this.root.flushed;
