@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { open } from 'lmdb';
+import { open, type RootDatabaseOptionsWithPath } from 'lmdb';
 import type { ChainMeta } from '../../node-core/store/store.ts';
 import { openLmdbStore } from '../../node-core/store/lmdb-store.ts';
 import { CRASH_ADDRESSES, CRASH_COUNTER, signature } from '../helpers/store-fixtures.ts';
@@ -57,7 +57,8 @@ function runUntilKilled(dir: string, slots: number, extraMs: number): Promise<nu
 
 /** The chain record as LMDB finds it on the newest flushed meta page (lmdb-js's safe restore). */
 function flushedMeta(dir: string): ChainMeta | undefined {
-  const root = open({ path: dir, maxDbs: 16, usePreviousSnapshot: true, safeRestore: true });
+  // usePreviousSnapshot: an lmdb-js option its typings leave out.
+  const root = open({ path: dir, maxDbs: 16, usePreviousSnapshot: true, safeRestore: true } as RootDatabaseOptionsWithPath);
   try {
     return root.openDB<ChainMeta, string>('meta', {}).get('chain');
   } finally {
