@@ -13,7 +13,6 @@ import { encodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { TransactionErrorValue } from '../runtime/errors.ts';
 import { addressEntrySignature, encodeAddressEntry, type AddressRecord, type SigRecord, type TxRecord } from './lmdb-codec.ts';
-import type { RecordWrites } from './lmdb-writes.ts';
 import type { Position, SignatureScan } from './store-query.ts';
 import type { StoredTransaction } from './store.ts';
 
@@ -27,8 +26,8 @@ export interface AddressEntry {
 }
 
 export interface AddressIndex {
-  /** Adds `tx` at (slot, index) under each of `addresses`, by `writes`. */
-  add(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction, writes: RecordWrites): void;
+  /** Adds `tx` at (slot, index) under each of `addresses`, in the open write transaction. */
+  add(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void;
   /** Removes those entries, in the open write transaction. */
   remove(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void;
   scan(address: Address, scan: SignatureScan): AddressEntry[];
@@ -42,9 +41,9 @@ export type KeyedAddressKey = [Address, number, number] | [Address, number] | [A
 export class KeyedAddressIndex implements AddressIndex {
   constructor(private readonly db: Database<AddressRecord, KeyedAddressKey>) {}
 
-  add(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction, writes: RecordWrites): void {
+  add(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void {
     const entry = encodeAddressEntry(tx);
-    for (const address of addresses) writes.put(this.db, [address, slot, index], entry);
+    for (const address of addresses) this.db.putSync([address, slot, index], entry);
   }
 
   remove(addresses: readonly Address[], slot: number, index: number): void {
@@ -124,9 +123,9 @@ export class DuplicateAddressIndex implements AddressIndex {
     return this.db.getKeysCount({ limit: 1 }) === 0;
   }
 
-  add(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction, writes: RecordWrites): void {
+  add(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void {
     const entry = entryOf(slot, index, tx);
-    for (const address of addresses) writes.put(this.db, address, entry);
+    for (const address of addresses) this.db.putSync(address, entry);
   }
 
   remove(addresses: readonly Address[], slot: number, index: number, tx: StoredTransaction): void {

@@ -25,7 +25,6 @@ import { decodeVoteInstruction } from '../runtime/programs/vote/instruction.ts';
 import { voteTransaction, type Voter, type VotedBlock } from '../runtime/programs/vote/vote-transaction.ts';
 import { SYSVAR_CLOCK_ID, SYSVAR_SLOT_HASHES_ID } from '../runtime/sysvars.ts';
 import { parseTransaction } from '../runtime/wire.ts';
-import type { RecordWrites } from './lmdb-writes.ts';
 import type { Reward, StoredTransaction, TransactionStatusMeta } from './store.ts';
 
 /** [identity, vote account, fee, balances of the keys after the identity, each key's balance change, logs, compute units] */
@@ -212,11 +211,10 @@ export class OwnVotes {
   }
 
   /**
-   * The compact form of `tx` (written at index 0 of `block`) when its rebuild equals it exactly, with
-   * its template and signature entry written by `writes`; otherwise null. A template added is
-   * remembered at once: after a failed write, `load` reads them again.
+   * In the open write transaction: the compact form of `tx` (written at index 0 of `block`) when its
+   * rebuild equals it exactly, with its template and signature entry written; otherwise null.
    */
-  compact(tx: StoredTransaction, block: VoteBlock, writes: RecordWrites): CompactVote | null {
+  compact(tx: StoredTransaction, block: VoteBlock): CompactVote | null {
     if (block.slot > MAX_COMPACT_SLOT) return null;
     const split = splitVote(tx, block);
     if (!split) return null;
@@ -228,10 +226,10 @@ export class OwnVotes {
     const vote: CompactVote = [id, ...split.vote];
     if (!isDeepStrictEqual(plainTx(rebuildVote(split.template, vote, block, identity, this.signed.cast)), plainTx(tx))) return null;
     if (known === undefined) {
-      writes.put(this.templates, id, split.template);
+      this.templates.putSync(id, split.template);
       this.remember(id, split.template);
     }
-    writes.put(this.sigs, SIGS_KEY, sigEntry(tx.wire.subarray(1, 65), block.slot));
+    this.sigs.putSync(SIGS_KEY, sigEntry(tx.wire.subarray(1, 65), block.slot));
     return vote;
   }
 

@@ -1,6 +1,5 @@
 /**
- * Commits large slots (LARGE_SLOT_TXS transactions each: thousands of puts, so lmdb-js's write
- * thread starts on a slot while it is still being queued) into the LMDB store at argv[2], resuming
+ * Commits large slots (LARGE_SLOT_TXS transactions each: thousands of puts) into the LMDB store at argv[2], resuming
  * after the stored meta, until killed. Prints each slot's number once its commitSlot has resolved.
  */
 import { openLmdbStore } from '../../node-core/store/lmdb-store.ts';

@@ -342,7 +342,7 @@ for (const backend of backends) {
     it('writes nothing of a large commit that fails after its first thousands of writes', () =>
       withStore(backend, async (store) => {
         await store.commitSlot(slotCommit(1, [], { accounts: [[A, account(1)]] }));
-        // Thousands of writes before the failing one: lmdb-js's write thread starts on them before the failure.
+        // Thousands of writes before the failing one (queued for lmdb-js's write thread, it would start on them before the failure).
         const txs = Array.from({ length: 1500 }, (_, i) => transaction(2, i, [A, B]));
         const bad = slotCommit(2, txs, { accounts: [[A, account(2)]], extras: [{ table: 't', key: 1, value: { get boom(): number { throw new Error('boom'); } } }] });
         await assert.rejects(store.commitSlot(bad), /boom/);
