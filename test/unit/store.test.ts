@@ -339,6 +339,24 @@ for (const backend of backends) {
         assert.equal((await store.readMeta())!.slot, 2);
       }));
 
+    it('writes nothing of a large commit that fails after its first thousands of writes', () =>
+      withStore(backend, async (store) => {
+        await store.commitSlot(slotCommit(1, [], { accounts: [[A, account(1)]] }));
+        // Thousands of writes before the failing one (queued for lmdb-js's write thread, it would start on them before the failure).
+        const txs = Array.from({ length: 1500 }, (_, i) => transaction(2, i, [A, B]));
+        const bad = slotCommit(2, txs, { accounts: [[A, account(2)]], extras: [{ table: 't', key: 1, value: { get boom(): number { throw new Error('boom'); } } }] });
+        await assert.rejects(store.commitSlot(bad), /boom/);
+        assert.equal((await store.readMeta())!.slot, 1);
+        assert.equal(await store.getBlock(2), null);
+        assert.equal(await store.getSignatureLocation(signature(2, 0)), null);
+        assert.equal(await store.getSignatureLocation(signature(2, 1499)), null);
+        assert.deepEqual(await store.getSignaturesForAddress(B, { limit: 10, maxSlot: 10 }), []);
+        assert.deepEqual([...(store.loadAccounts() as Iterable<unknown>)], [[A, account(1)]]);
+        await store.commitSlot(slotCommit(2, [transaction(2, 0, [B])]));
+        assert.equal((await store.readMeta())!.slot, 2);
+        assert.equal((await store.getSignaturesForAddress(B, { limit: 10, maxSlot: 10 })).length, 1);
+      }));
+
     it('purges slots below a bound', () =>
       withStore(backend, async (store) => {
         for (let slot = 1; slot <= 30; slot++) {
