@@ -4,8 +4,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Receiver } from 'ws';
+import { createRequire } from 'node:module';
 import { textFrames } from '../../node-core/pubsub/ws-frames.ts';
+
+/** ws's frame reader: exported by ws at run time, not in @types/ws. */
+interface FrameReceiver {
+  on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): void;
+  on(event: 'error', listener: (e: Error) => void): void;
+  write(chunk: Buffer, callback: () => void): void;
+}
+const { Receiver } = createRequire(import.meta.url)('ws') as { Receiver: new (options: { isServer: boolean; maxPayload: number }) => FrameReceiver };
 
 /** The messages a client-side ws Receiver reads from `bytes`. */
 function received(bytes: Buffer): Promise<string[]> {
