@@ -16,7 +16,7 @@
  * DelayVisibility or Closed cache entry: `Program is not deployed`, UnsupportedProgramId.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { BoundedMap } from '../../common/bounded-map.ts';
+import { addressAt, addressBytes } from '../../common/key-cache.ts';
 import { BPF_LOADER_2_ID, SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress, type Address } from '../../common/pubkey.ts';
 import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../account.ts';
 import type { Sysvars } from '../sysvars.ts';
@@ -28,27 +28,6 @@ type LiteSvm = InstanceType<LiteSvmBinding['LiteSvm']>;
 type EngineAccount = InstanceType<LiteSvmBinding['Account']>;
 
 const U64_MAX = (1n << 64n) - 1n;
-/**
- * Addresses to and from the engine's bytes: every invocation passes and gets back the same few (its
- * payer, program, owners), and base-58 is most of what converting an account costs.
- */
-const ADDRESS_CACHE_LIMIT = 4096;
-const bytesByAddress = new BoundedMap<Address, Uint8Array>(ADDRESS_CACHE_LIMIT);
-const addressByBytes = new BoundedMap<string, Address>(ADDRESS_CACHE_LIMIT);
-
-function engineBytes(address: Address): Uint8Array {
-  let bytes = bytesByAddress.get(address);
-  if (bytes === undefined) bytesByAddress.set(address, (bytes = addressToBytes(address)));
-  return bytes;
-}
-
-function engineAddress(bytes: Uint8Array): Address {
-  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  let address = addressByBytes.get(key);
-  if (address === undefined) addressByBytes.set(key, (address = bytesToAddress(bytes)));
-  return address;
-}
-
 const SYSTEM_BYTES = addressToBytes(SYSTEM_PROGRAM_ID);
 const UPGRADEABLE_BYTES = addressToBytes(BPF_LOADER_UPGRADEABLE_ID);
 
@@ -135,16 +114,16 @@ export class SbfEngine {
 
   private toEngine(a: Account): EngineAccount {
     const rentEpoch = a.rentEpoch >= RENT_EXEMPT_RENT_EPOCH ? U64_MAX : BigInt(a.rentEpoch);
-    return new this.binding.Account(BigInt(a.lamports), a.data, engineBytes(a.owner), a.executable, rentEpoch);
+    return new this.binding.Account(BigInt(a.lamports), a.data, addressBytes(a.owner), a.executable, rentEpoch);
   }
 
   private setRaw(address: Address, a: Account | null): void {
     const account = a ?? { lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 };
-    this.svm.setAccount(engineBytes(address), this.toEngine(account));
+    this.svm.setAccount(addressBytes(address), this.toEngine(account));
   }
 
   private setEmpty(address: Address): void {
-    this.svm.setAccount(engineBytes(address), new this.binding.Account(0n, new Uint8Array(0), SYSTEM_BYTES, false, 0n));
+    this.svm.setAccount(addressBytes(address), new this.binding.Account(0n, new Uint8Array(0), SYSTEM_BYTES, false, 0n));
   }
 
   /** Sets the engine's sysvars from the bank's (only what changed since the last transaction). */
@@ -246,10 +225,10 @@ export class SbfEngine {
       for (const pa of (r as InstanceType<LiteSvmBinding['SimulatedTransactionInfo']>).postAccounts()) {
         const a = pa.account();
         const rentEpoch = a.rentEpoch();
-        postAccounts.set(engineAddress(pa.address), {
+        postAccounts.set(addressAt(pa.address), {
           lamports: Number(a.lamports()),
           data: new Uint8Array(a.data()),
-          owner: engineAddress(a.owner()),
+          owner: addressAt(a.owner()),
           executable: a.executable(),
           rentEpoch: rentEpoch === U64_MAX ? RENT_EXEMPT_RENT_EPOCH : Number(rentEpoch),
         });

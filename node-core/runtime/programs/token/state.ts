@@ -3,7 +3,8 @@
  * Mint (82 bytes), token Account (165) and Multisig (355). COption fields carry a 4-byte tag
  * ([0,0,0,0] none, [1,0,0,0] some); any other tag, bool or state byte is InvalidAccountData.
  */
-import { bytesToAddress, addressToBytes, type Address } from '../../../common/pubkey.ts';
+import { addressAt, addressBytes } from '../../../common/key-cache.ts';
+import type { Address } from '../../../common/pubkey.ts';
 import { InstructionError } from '../../errors.ts';
 
 export const TOKEN_PROGRAM_ID: Address = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
@@ -52,32 +53,9 @@ export interface Multisig {
 
 const invalidData = () => new InstructionError('InvalidAccountData');
 
-/*
- * Keys are base-58 text everywhere in the node, and every token instruction reads and writes several:
- * the conversions are cached (bounded) so a transfer does not spend its time in base-58.
- */
-const CACHE_LIMIT = 65_536;
-const textOf = new Map<string, Address>();
-const bytesOf = new Map<Address, Uint8Array>();
-
-function keyAt(b: Uint8Array, at: number): Address {
-  const raw = b.subarray(at, at + 32);
-  const id = Buffer.from(raw.buffer, raw.byteOffset, 32).toString('latin1');
-  let key = textOf.get(id);
-  if (key === undefined) {
-    if (textOf.size >= CACHE_LIMIT) textOf.clear();
-    textOf.set(id, (key = bytesToAddress(raw)));
-  }
-  return key;
-}
 
 function writeKey(b: Uint8Array, at: number, key: Address): void {
-  let raw = bytesOf.get(key);
-  if (raw === undefined) {
-    if (bytesOf.size >= CACHE_LIMIT) bytesOf.clear();
-    bytesOf.set(key, (raw = addressToBytes(key)));
-  }
-  b.set(raw, at);
+  b.set(addressBytes(key), at);
 }
 const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
@@ -88,7 +66,7 @@ function readTag(b: Uint8Array, at: number): boolean {
 }
 
 function readKeyOption(b: Uint8Array, at: number): Address | null {
-  return readTag(b, at) ? keyAt(b, at + 4) : null;
+  return readTag(b, at) ? addressAt(b, at + 4) : null;
 }
 
 function writeKeyOption(b: Uint8Array, at: number, key: Address | null): void {
@@ -144,8 +122,8 @@ export function unpackAccountUnchecked(data: Uint8Array): TokenAccount {
   if (state === undefined) throw invalidData();
   const isNative = readTag(data, 109) ? v.getBigUint64(113, true) : null;
   return {
-    mint: keyAt(data, 0),
-    owner: keyAt(data, 32),
+    mint: addressAt(data, 0),
+    owner: addressAt(data, 32),
     amount: v.getBigUint64(64, true),
     delegate,
     state,
@@ -182,12 +160,12 @@ export function isInitializedAccountData(data: Uint8Array): boolean {
 
 /** The mint of a valid token account's data (get_token_account_mint), else null. */
 export function tokenAccountMint(data: Uint8Array): Address | null {
-  return isInitializedAccountData(data) ? keyAt(data, 0) : null;
+  return isInitializedAccountData(data) ? addressAt(data, 0) : null;
 }
 
 /** The owner of a valid token account's data, else null. */
 export function tokenAccountOwner(data: Uint8Array): Address | null {
-  return isInitializedAccountData(data) ? keyAt(data, 32) : null;
+  return isInitializedAccountData(data) ? addressAt(data, 32) : null;
 }
 
 // ---- Multisig ----
@@ -195,7 +173,7 @@ export function tokenAccountOwner(data: Uint8Array): Address | null {
 export function unpackMultisigUnchecked(data: Uint8Array): Multisig {
   if (data.length !== MULTISIG_LEN) throw invalidData();
   const signers: Address[] = [];
-  for (let i = 0; i < MAX_SIGNERS; i++) signers.push(bytesToAddress(data.subarray(3 + 32 * i, 35 + 32 * i)));
+  for (let i = 0; i < MAX_SIGNERS; i++) signers.push(addressAt(data, 3 + 32 * i));
   return { m: data[0]!, n: data[1]!, isInitialized: readBool(data, 2), signers };
 }
 
@@ -210,7 +188,7 @@ export function packMultisig(m: Multisig, data: Uint8Array): void {
   data[0] = m.m;
   data[1] = m.n;
   data[2] = m.isInitialized ? 1 : 0;
-  m.signers.forEach((s, i) => data.set(addressToBytes(s), 3 + 32 * i));
+  m.signers.forEach((s, i) => data.set(addressBytes(s), 3 + 32 * i));
 }
 
 /** The native mint's data as the Token program ships it: no authorities, 9 decimals, initialized. */
