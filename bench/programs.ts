@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createKeyPairSignerFromBytes, generateKeyPairSigner } from '@solana/kit';
 import { startNodeProcess } from './lib/node-process.ts';
-import { postConcurrently, rpcCall } from './lib/http-load.ts';
+import { postRaw, rpcCall } from './lib/http-load.ts';
 import { presignTransfers } from './lib/transfers.ts';
 import { compileMessage, signTransaction } from '../node-core/runtime/message-builder.ts';
 import { generateKeypair, type Keypair } from '../node-core/keys/keypair.ts';
@@ -40,7 +40,8 @@ async function timedSend(url: string, wires: Uint8Array[]): Promise<number> {
   const bodies = wires.map((w, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }));
   const base: number = await rpcCall(url, 'getTransactionCount', [{ commitment: 'processed' }]);
   const start = performance.now();
-  const load = await postConcurrently(url, bodies, CONCURRENCY);
+  // The raw socket client, as bench/lib/send-load.ts.
+  const load = await postRaw(url, bodies, CONCURRENCY);
   if (load.errors) console.log(`  ${load.errors} sends failed, first: ${load.firstError}`);
   for (;;) {
     const n: number = await rpcCall(url, 'getTransactionCount', [{ commitment: 'processed' }]);
