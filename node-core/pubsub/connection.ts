@@ -160,6 +160,7 @@ export class Connection implements Subscriber {
     this.queue = [];
     this.head = 0;
     this.queuedBytes = 0;
+    this.batched = [];
     this.ws.terminate();
     this.dispose();
   }
@@ -169,6 +170,7 @@ export class Connection implements Subscriber {
     this.closed = true;
     this.queue = [];
     this.head = 0;
+    this.batched = [];
     this.deps.registry.removeAll(this);
   }
 }
