@@ -17,7 +17,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { addressAt, addressBytes } from '../../common/key-cache.ts';
-import { BPF_LOADER_2_ID, SYSTEM_PROGRAM_ID, addressToBytes, bytesToAddress, type Address } from '../../common/pubkey.ts';
+import { BPF_LOADER_2_ID, SYSTEM_PROGRAM_ID, addressToBytes, type Address } from '../../common/pubkey.ts';
 import { RENT_EXEMPT_RENT_EPOCH, type Account } from '../account.ts';
 import type { Sysvars } from '../sysvars.ts';
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from '../programs/token/state.ts';
@@ -203,7 +203,7 @@ export class SbfEngine {
       // and so does the engine for a program whose programdata does not exist.
       const missing = programDataAddress(address);
       this.setEmpty(missing);
-      this.svm.setAccount(addressToBytes(address), new this.binding.Account(BigInt(account.lamports), encodeUpgradeableState({ kind: 'program', programData: missing }), UPGRADEABLE_BYTES, true, 0n));
+      this.svm.setAccount(addressBytes(address), new this.binding.Account(BigInt(account.lamports), encodeUpgradeableState({ kind: 'program', programData: missing }), UPGRADEABLE_BYTES, true, 0n));
       this.programs.set(address, { kind: 'notDeployed' });
     }
   }
@@ -245,7 +245,7 @@ export class SbfEngine {
           return { programIdIndex: ix.programIdIndex(), accounts: Array.from(ix.accounts()), data: new Uint8Array(ix.data()), stackHeight: inner.stackHeight() };
         }),
       ),
-      returnData: rdData.length === 0 ? null : { programId: bytesToAddress(rd.programId()), data: new Uint8Array(rdData) },
+      returnData: rdData.length === 0 ? null : { programId: addressAt(rd.programId()), data: new Uint8Array(rdData) },
       postAccounts,
     };
   }

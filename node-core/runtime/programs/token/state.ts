@@ -53,7 +53,6 @@ export interface Multisig {
 
 const invalidData = () => new InstructionError('InvalidAccountData');
 
-
 function writeKey(b: Uint8Array, at: number, key: Address): void {
   b.set(addressBytes(key), at);
 }
