@@ -268,7 +268,7 @@ describe('Ctrl-C and --reset', () => {
         assert.equal((await call(url2, 'getBalance', [to.publicKey.toBase58()])).value, 4_242_000);
       } finally {
         second.child.kill('SIGINT');
-        assert.equal((await second.exited).code, 0);
+        assert.equal((await second.exited).code, 0, second.stderr());
       }
     } finally {
       fs.rmSync(ledger, { recursive: true, force: true });
@@ -296,7 +296,7 @@ describe('Ctrl-C and --reset', () => {
         assert.ok((await call(url2!, 'getSlot', [{ commitment: 'finalized' }])) >= slot);
       } finally {
         second.child.kill('SIGINT');
-        assert.equal((await second.exited).code, 0);
+        assert.equal((await second.exited).code, 0, second.stderr());
       }
     } finally {
       fs.rmSync(ledger, { recursive: true, force: true });
