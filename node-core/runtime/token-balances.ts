@@ -6,7 +6,7 @@
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from './account.ts';
 import { uiTokenAmount, type UiTokenAmount } from './programs/token/amount.ts';
-import { NATIVE_MINT, NATIVE_MINT_DECIMALS, TOKEN_PROGRAM_ID, isInitializedAccountData, tokenAccountMint, unpackAccountUnchecked } from './programs/token/state.ts';
+import { NATIVE_MINT, NATIVE_MINT_DECIMALS, TOKEN_PROGRAM_ID, isInitializedAccountData, tokenBalanceFields } from './programs/token/state.ts';
 
 export interface TokenBalance {
   accountIndex: number;
@@ -41,13 +41,9 @@ export function collectTokenBalances(
   for (let i = 0; i < keys.length; i++) {
     const a = accounts[i]!;
     if (a.owner !== TOKEN_PROGRAM_ID || !isInitializedAccountData(a.data) || isProgram(i)) continue;
-    let token;
-    try {
-      token = unpackAccountUnchecked(a.data);
-    } catch {
-      continue;
-    }
-    const mint = tokenAccountMint(a.data)!;
+    const token = tokenBalanceFields(a.data);
+    if (token === null) continue;
+    const mint = token.mint;
     decimalsByMint ??= new Map();
     let decimals = decimalsByMint.get(mint);
     if (decimals === undefined) {

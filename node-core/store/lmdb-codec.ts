@@ -7,6 +7,9 @@ import { encodeBase58, tryDecodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from '../runtime/account.ts';
 import { messageAccountKeys } from '../runtime/address-loader.ts';
+import { uiTokenAmount } from '../runtime/programs/token/amount.ts';
+import { TOKEN_PROGRAM_ID } from '../runtime/programs/token/state.ts';
+import type { TokenBalance } from '../runtime/token-balances.ts';
 import type { TransactionErrorValue } from '../runtime/errors.ts';
 import { parseTransaction } from '../runtime/wire.ts';
 import type { CompactVote } from './lmdb-own-votes.ts';
@@ -102,6 +105,28 @@ type MetaRecord = [
   [Address, Uint8Array]?,
 ];
 /**
+ * A token balance as [account index, mint, owner, amount, decimals, program id]: the UI amounts follow
+ * from amount and decimals, and the program id is left out when it is SPL Token's. Ledgers written
+ * before keep whole objects, which read back as they are.
+ */
+type TokenBalanceRecord = [number, Address, Address, string, number, Address?];
+
+function encodeTokenBalance(b: TokenBalance): TokenBalanceRecord {
+  const r: TokenBalanceRecord = [b.accountIndex, b.mint, b.owner, b.uiTokenAmount.amount, b.uiTokenAmount.decimals];
+  if (b.programId !== TOKEN_PROGRAM_ID) r.push(b.programId);
+  return r;
+}
+
+const encodeTokenBalances = (balances: unknown[]): unknown[] => (balances.length === 0 ? balances : (balances as TokenBalance[]).map(encodeTokenBalance));
+
+const decodeTokenBalances = (records: unknown[]): unknown[] =>
+  records.map((r) => {
+    if (!Array.isArray(r)) return r;
+    const [accountIndex, mint, owner, amount, decimals, programId = TOKEN_PROGRAM_ID] = r as TokenBalanceRecord;
+    return { accountIndex, mint, uiTokenAmount: uiTokenAmount(BigInt(amount), decimals), owner, programId } satisfies TokenBalance;
+  });
+
+/**
  * [signature, wire, meta, account keys, memo]. The signature and the account keys are in the wire (the
  * keys with the meta's loaded addresses), so records store null there and reads take them from the
  * wire; ledgers written before keep them.
@@ -117,8 +142,8 @@ export function encodeTx(tx: StoredTransaction): TxRecord {
     m.postBalances,
     m.logMessages,
     m.computeUnitsConsumed,
-    m.preTokenBalances,
-    m.postTokenBalances,
+    encodeTokenBalances(m.preTokenBalances),
+    encodeTokenBalances(m.postTokenBalances),
     m.innerInstructions,
     m.loadedAddresses.writable,
     m.loadedAddresses.readonly,
@@ -136,8 +161,8 @@ export function decodeTx(r: TxRecord): StoredTransaction {
     postBalances,
     logMessages,
     computeUnitsConsumed,
-    preTokenBalances,
-    postTokenBalances,
+    preTokenBalances: decodeTokenBalances(preTokenBalances),
+    postTokenBalances: decodeTokenBalances(postTokenBalances),
     innerInstructions,
     loadedAddresses: { writable, readonly },
   };

@@ -50,6 +50,36 @@ describe('transaction records', () => {
   });
 });
 
+describe('token balances in a transaction record', () => {
+  const TOKEN = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+  const balance = (accountIndex: number, amount: string, uiAmount: number, uiAmountString: string, programId = TOKEN) => ({
+    accountIndex,
+    mint: address(5),
+    uiTokenAmount: { uiAmount, decimals: 3, amount, uiAmountString },
+    owner: address(6),
+    programId,
+  });
+
+  it('are kept as [index, mint, owner, amount, decimals] and read back whole, the program id only when not SPL Token\'s', () => {
+    const tx = transaction(3, 0, [address(7), address(8)]);
+    tx.meta.preTokenBalances = [balance(1, '1500', 1.5, '1.5')];
+    tx.meta.postTokenBalances = [balance(1, '0', 0, '0'), balance(2, '12345678901234567890', 12345678901234568, '12345678901234567.89', address(9))];
+    const record = encodeTx(tx);
+    assert.deepEqual(record[2][6], [[1, address(5), address(6), '1500', 3]]);
+    assert.deepEqual(record[2][7], [[1, address(5), address(6), '0', 3], [2, address(5), address(6), '12345678901234567890', 3, address(9)]]);
+    const read = decodeTx(record).meta;
+    assert.deepEqual(read.preTokenBalances, tx.meta.preTokenBalances);
+    assert.deepEqual(read.postTokenBalances, tx.meta.postTokenBalances);
+  });
+
+  it('of ledgers written before (whole objects) read as they are', () => {
+    const tx = transaction(3, 0, [address(7), address(8)]);
+    const record = encodeTx(tx);
+    record[2][6] = [balance(1, '1500', 1.5, '1.5')];
+    assert.deepEqual(decodeTx(record).meta.preTokenBalances, [balance(1, '1500', 1.5, '1.5')]);
+  });
+});
+
 describe('address index entries', () => {
   it('keep the signature as 64 bytes and read it as text; entries written before hold the text', () => {
     const tx = transaction(4, 2, [address(1)], { memo: 'memo' });

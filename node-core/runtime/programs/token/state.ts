@@ -58,10 +58,12 @@ function writeKey(b: Uint8Array, at: number, key: Address): void {
 }
 const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
+/** A COption's little-endian u32 tag, read bytewise: a DataView per field was most of an unpack's cost. */
 function readTag(b: Uint8Array, at: number): boolean {
-  const tag = view(b).getUint32(at, true);
-  if (tag > 1) throw invalidData();
-  return tag === 1;
+  const high = b[at + 1]! | b[at + 2]! | b[at + 3]!;
+  const low = b[at]!;
+  if (high !== 0 || low > 1) throw invalidData();
+  return low === 1;
 }
 
 function readKeyOption(b: Uint8Array, at: number): Address | null {
@@ -70,7 +72,8 @@ function readKeyOption(b: Uint8Array, at: number): Address | null {
 
 function writeKeyOption(b: Uint8Array, at: number, key: Address | null): void {
   // Packing writes the tag only: a None keeps the old key bytes, as the program's pack does not clear them.
-  view(b).setUint32(at, key === null ? 0 : 1, true);
+  b[at] = key === null ? 0 : 1;
+  b[at + 1] = b[at + 2] = b[at + 3] = 0;
   if (key !== null) writeKey(b, at + 4, key);
 }
 
@@ -151,6 +154,14 @@ export function packAccount(a: TokenAccount, data: Uint8Array): void {
   v.setBigUint64(121, a.delegatedAmount, true);
   writeKeyOption(data, 129, a.closeAuthority);
 }
+
+/** What a transaction's token balances need of a token account, or null where Account::unpack would fail. */
+export function tokenBalanceFields(data: Uint8Array): { mint: Address; owner: Address; amount: bigint } | null {
+  if (data.length !== ACCOUNT_LEN || data[108]! > 2 || !validTag(data, 72) || !validTag(data, 109) || !validTag(data, 129)) return null;
+  return { mint: addressAt(data, 0), owner: addressAt(data, 32), amount: view(data).getBigUint64(64, true) };
+}
+
+const validTag = (b: Uint8Array, at: number): boolean => (b[at + 1]! | b[at + 2]! | b[at + 3]!) === 0 && b[at]! <= 1;
 
 /** GenericTokenAccount::valid_account_data: 165 bytes, initialized or frozen (no tag checks). */
 export function isInitializedAccountData(data: Uint8Array): boolean {
