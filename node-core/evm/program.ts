@@ -19,7 +19,7 @@ import { bridgeAddressKey, recordedWithdrawals } from './bridge-precompile.ts';
 import { BASE_FEE_PER_GAS, BLOCK_GAS_LIMIT, EVM_PROGRAM_ID, EVM_STATE_ID, WEI_PER_LAMPORT } from './constants.ts';
 import { decodeEvmInstruction, type EvmInstruction } from './instruction.ts';
 import type { EvmMachine } from './machine.ts';
-import type { EvmTxRecord, Hex } from './records.ts';
+import { NO_REVERT_DATA, type EvmTxRecord, type Hex } from './records.ts';
 import { EvmChanges, LayeredState, newEvmAccount } from './state.ts';
 import { encodeDeposit, InvalidTransaction, type DecodedTransaction, type TransactionDecoder } from './transaction.ts';
 
@@ -124,7 +124,7 @@ export function createEvmProgram(host: EvmProgramHost): Program {
       effectiveGasPrice,
       contractAddress: result.createdAddress && status === 1 ? result.createdAddress.toString() : null,
       logs: (exec.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address), topics: topics.map((t) => bytesToHex(t)), data: bytesToHex(data) })),
-      revertData: status === 0 ? exec.returnValue : new Uint8Array(0),
+      revertData: status === 0 ? exec.returnValue : NO_REVERT_DATA,
       nativeSignature: ctx.signature,
       created: status === 1 ? result.created : [],
       internal: internalAddresses(result.touched, decoded.from, decoded.tx.to?.toString(), result.created),
@@ -153,7 +153,7 @@ export function createEvmProgram(host: EvmProgramHost): Program {
     const { raw, hash } = encodeDeposit(bridge.nonce, to, wei, host.decoder.chainId);
     scope.records.push({
       hash, raw, from: bridgeAddressKey as Hex, deposit: true, status: 1, gasUsed: 0, effectiveGasPrice: 0n, contractAddress: null, logs: [],
-      revertData: new Uint8Array(0), nativeSignature: ctx.signature, created: [], internal: [],
+      revertData: NO_REVERT_DATA, nativeSignature: ctx.signature, created: [], internal: [],
     });
     ctx.log(`SwapNativeToEther: ${ix.lamports} lamports from ${owner.key} to ${to}`);
     ctx.log(`EVM transaction ${hash}`);

@@ -26,6 +26,9 @@ export interface EvmLog {
 }
 
 /** An executed EVM transaction with its receipt. */
+/** The revert data of every transaction that did not revert: one shared empty array (a record is kept per transaction). */
+export const NO_REVERT_DATA = new Uint8Array(0);
+
 export interface EvmTxRecord {
   hash: Hex;
   /** The transaction as included: a typed envelope or legacy RLP (deposits: legacy RLP with r = s = 0). */
@@ -92,7 +95,7 @@ export function decodeTxRecord(t: TxTuple): EvmTxRecord {
     hash: h(t[0]), raw: t[1], from: h(t[2]), deposit: t[3] === 1, status: t[4], gasUsed: t[5], cumulativeGasUsed: t[6],
     effectiveGasPrice: bytesToBigInt(t[7]), contractAddress: t[8] ? h(t[8]) : null,
     logs: t[9].map(([address, topics, data]) => ({ address: h(address), topics: topics.map(h), data: h(data) })),
-    revertData: t[10], nativeSignature: t[11], blockNumber: t[12], index: t[13],
+    revertData: t[10].length === 0 ? NO_REVERT_DATA : t[10], nativeSignature: t[11], blockNumber: t[12], index: t[13],
     created: (t[14] ?? []).map(([address, creator]) => ({ address: h(address), creator: h(creator) })), internal: (t[15] ?? []).map(h),
   };
 }

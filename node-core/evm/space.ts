@@ -52,11 +52,13 @@ export type { EvmSpaceMeta } from './records.ts';
 /** Blocks kept in memory (BLOCKHASH's 256, the finalized head, and the RPC's usual reads). */
 const RECENT_BLOCKS = 300;
 /**
- * Transaction records kept with the newest of those blocks, at most (a transfer's is ~1.5 KB in
- * memory): a block of a burst holds over a thousand, so 300 blocks' worth would be hundreds of MB.
- * Older blocks' transactions are read from the store.
+ * Transaction records kept with the newest of those blocks, at most: a block of a burst holds over a
+ * thousand, so 300 blocks' worth would be hundreds of MB. Older blocks' transactions are read from
+ * the store. The newest block keeps its own whatever its size. Each record held costs ~0.5 KB of
+ * heap for as long as its block is among the newest 300 (two minutes): 4,096 of them kept ~1.5 MB
+ * more of a burst resident after it than 1,024.
  */
-const RECENT_TXS = 4_096;
+const RECENT_TXS = 1_024;
 
 interface Deferred<T> {
   promise: Promise<T>;
