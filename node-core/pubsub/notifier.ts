@@ -46,6 +46,15 @@ export function attachNotifier(chain: Chain, registry: Registry, log: (line: str
       memo.onSealed(bank);
       accounts.onSealed(processed, bank);
       slots.onSealed(bank);
+      // After the new slot's notifications (the chain emits `slot` next) and before the store commit
+      // that confirms this bank: the chain queues that commit after this event.
+      queueMicrotask(() => {
+        try {
+          accounts.prepare(confirmed, bank);
+        } catch (e) {
+          log(`isthmus: pubsub: preparing confirmed notifications failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        }
+      });
     },
     confirmed: (bank) => {
       accounts.onBank(confirmed, bank);
