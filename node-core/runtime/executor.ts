@@ -362,6 +362,9 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
       if (nonce && nonceIndex >= 0) loaded.accounts[nonceIndex]!.data = nonce[1].data;
     }
   }
+  // Accounts an instruction has had writable: until then a working copy's data is still the loaded
+  // account's, which can stand for its state before an instruction without being copied.
+  const handedWritable = new Uint8Array(loaded.keys.length);
   for (let ixIndex = 0; ixIndex < m.instructions.length && err === null && !engine; ixIndex++) {
     const ix = m.instructions[ixIndex]!;
     const programId = m.accountKeys[ix.programIdIndex]!;
@@ -393,8 +396,10 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
         if (pre.has(ia.index)) continue;
         // A read-only account may not change at all, so its state as loaded is its state before any instruction.
         const a = ia.isWritable ? ia.account : loaded.originals[ia.index]!;
-        pre.set(ia.index, { lamports: a.lamports, owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch, data: ia.isWritable ? copyData(a.data) : a.data });
+        const data = !ia.isWritable ? a.data : handedWritable[ia.index] ? copyData(a.data) : loaded.originals[ia.index]!.data;
+        pre.set(ia.index, { lamports: a.lamports, owner: a.owner, executable: a.executable, rentEpoch: a.rentEpoch, data });
       }
+      for (const ia of ixAccounts) if (ia.isWritable) handedWritable[ia.index] = 1;
       const ctx: InstructionContext = {
         programId,
         data: ix.data,

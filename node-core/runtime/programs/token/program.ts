@@ -21,6 +21,7 @@ import {
   NATIVE_MINT,
   TOKEN_PROGRAM_ID,
   packAccount,
+  packAccountAmount,
   packMint,
   packMultisig,
   unpackAccount,
@@ -216,8 +217,9 @@ function transfer(ctx: InstructionContext, amount: bigint, expectedDecimals: num
     if (unpackMint(mintInfo.account.data).decimals !== expectedDecimals) throw tokenError(TokenError.MintDecimalsMismatch);
   }
   const selfTransfer = sourceInfo.key === destinationInfo.key;
-  if (source.delegate !== null && authorityInfo.key === source.delegate) {
-    validateOwner(ctx, source.delegate, authorityInfo, accounts.rest());
+  const byDelegate = source.delegate !== null && authorityInfo.key === source.delegate;
+  if (byDelegate) {
+    validateOwner(ctx, source.delegate!, authorityInfo, accounts.rest());
     if (source.delegatedAmount < amount) throw tokenError(TokenError.InsufficientFunds);
     if (!selfTransfer) {
       source.delegatedAmount = checkedSub(source.delegatedAmount, amount);
@@ -237,8 +239,11 @@ function transfer(ctx: InstructionContext, amount: bigint, expectedDecimals: num
     setLamports(sourceInfo, checkedSub(BigInt(sourceInfo.account.lamports), amount));
     setLamports(destinationInfo, checkedAdd(BigInt(destinationInfo.account.lamports), amount));
   }
-  packAccount(source, sourceInfo.account.data);
-  packAccount(destination, destinationInfo.account.data);
+  // Packing an account just unpacked writes back the bytes it read: only the amounts differ, unless a
+  // delegate spent its allowance.
+  if (byDelegate) packAccount(source, sourceInfo.account.data);
+  else packAccountAmount(source.amount, sourceInfo.account.data);
+  packAccountAmount(destination.amount, destinationInfo.account.data);
 }
 
 function approve(ctx: InstructionContext, amount: bigint, expectedDecimals: number | null): void {

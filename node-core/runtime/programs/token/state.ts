@@ -163,6 +163,12 @@ export function tokenBalanceFields(data: Uint8Array): { mint: Address; owner: Ad
 
 const validTag = (b: Uint8Array, at: number): boolean => (b[at + 1]! | b[at + 2]! | b[at + 3]!) === 0 && b[at]! <= 1;
 
+/** packAccount of an account unpacked from `data` whose amount alone changed: the other bytes stay as they are. */
+export function packAccountAmount(amount: bigint, data: Uint8Array): void {
+  if (data.length !== ACCOUNT_LEN) throw invalidData();
+  view(data).setBigUint64(64, amount, true);
+}
+
 /** GenericTokenAccount::valid_account_data: 165 bytes, initialized or frozen (no tag checks). */
 export function isInitializedAccountData(data: Uint8Array): boolean {
   return data.length === ACCOUNT_LEN && data[108] !== 0;
