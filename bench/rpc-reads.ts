@@ -1,7 +1,7 @@
 /**
  * bench/rpc-reads: getBalance and eth_getBalance requests per second against a real `isthmus start`
- * process, beside a bare Node HTTP JSON-RPC server answering a constant (the transport ceiling),
- * Anvil and Ganache answering eth_getBalance, all driven the same way in the same run: keep-alive
+ * process, beside a bare Node HTTP JSON-RPC server answering a constant (the transport ceiling), a
+ * bare socket-level one (what one event loop answers at all, bench/lib/bare-socket-server.ts), Anvil and Ganache answering eth_getBalance, all driven the same way in the same run: keep-alive
  * HTTP, 32 requests in flight spread over --clients load processes (http-load.ts's raw client).
  *
  *   npm run bench:rpc-reads [-- --count N --concurrency C --clients N]
@@ -70,6 +70,19 @@ try {
   bare.kill('SIGKILL');
 }
 
+// The node reads its POSTs off the socket (transport/post-fast-path.ts), not through node:http: a bare
+// server doing the same is what one event loop can answer at all under this client.
+const socketPort = await freePort();
+const socketServer = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'lib/bare-socket-server.ts'), String(socketPort)], { stdio: 'ignore' });
+let socketCeiling: number;
+try {
+  const url = `http://127.0.0.1:${socketPort}`;
+  await waitReady(socketServer, url, 'getBalance');
+  socketCeiling = await measure('bare socket-level JSON-RPC server (constant, one event loop)', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: ['x'] }));
+} finally {
+  socketServer.kill('SIGKILL');
+}
+
 let anvil: number | null = null;
 const anvilBinary = foundryBinary('anvil');
 if (anvilBinary) {
@@ -99,6 +112,7 @@ console.log('');
 console.log(`isthmus getBalance   ${ours.toFixed(0)} requests/s`);
 console.log(`vs bare server       ${((ours / ceiling) * 100).toFixed(0)}% of the transport ceiling (goal: 60% or more; ceiling ${ceiling.toFixed(0)}/s)`);
 headline({ bench: 'rpc-reads', figure: 'getBalance', value: ours, unit: 'req/s', peer: { name: 'bare HTTP server', value: ceiling }, goal: '≥ 60% of the bare server' });
+console.log(`vs bare socket server ${((ours / socketCeiling) * 100).toFixed(0)}% of what one event loop answers at all (${socketCeiling.toFixed(0)}/s, a constant${anvil !== null ? `; that is ${(socketCeiling / anvil).toFixed(2)}x Anvil` : ''})`);
 headline({ bench: 'rpc-reads', figure: 'getBalance vs ganache eth_getBalance', value: ours, unit: 'req/s', peer: { name: 'ganache', value: peer } });
 console.log(`vs ganache           ${(ours / peer).toFixed(2)}x (ganache eth_getBalance ${peer.toFixed(0)}/s)`);
 if (anvil !== null) {
