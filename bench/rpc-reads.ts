@@ -59,29 +59,23 @@ try {
   await node.stop();
 }
 
-const barePort = await freePort();
-const bare = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'lib/bare-jsonrpc-server.ts'), String(barePort)], { stdio: 'ignore' });
-let ceiling: number;
-try {
-  const url = `http://127.0.0.1:${barePort}`;
-  await waitReady(bare, url, 'getBalance');
-  ceiling = await measure('bare Node JSON-RPC server (constant)', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: ['x'] }));
-} finally {
-  bare.kill('SIGKILL');
+/** Runs a bare server script of bench/lib (PORT argument) and measures it answering getBalance with a constant. */
+async function measureBareServer(label: string, script: string): Promise<number> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'lib', script), String(port)], { stdio: 'ignore' });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitReady(child, url, 'getBalance');
+    return await measure(label, url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: ['x'] }));
+  } finally {
+    child.kill('SIGKILL');
+  }
 }
 
+const ceiling = await measureBareServer('bare Node JSON-RPC server (constant)', 'bare-jsonrpc-server.ts');
 // The node reads its POSTs off the socket (transport/post-fast-path.ts), not through node:http: a bare
 // server doing the same is what one event loop can answer at all under this client.
-const socketPort = await freePort();
-const socketServer = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'lib/bare-socket-server.ts'), String(socketPort)], { stdio: 'ignore' });
-let socketCeiling: number;
-try {
-  const url = `http://127.0.0.1:${socketPort}`;
-  await waitReady(socketServer, url, 'getBalance');
-  socketCeiling = await measure('bare socket-level JSON-RPC server (constant, one event loop)', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: ['x'] }));
-} finally {
-  socketServer.kill('SIGKILL');
-}
+const socketCeiling = await measureBareServer('bare socket-level JSON-RPC server (constant, one event loop)', 'bare-socket-server.ts');
 
 let anvil: number | null = null;
 const anvilBinary = foundryBinary('anvil');

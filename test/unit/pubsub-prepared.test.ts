@@ -58,15 +58,21 @@ test('notifications of a prepared bank are the texts onBank makes itself', () =>
   assert.match(ahead[2]!, /"lamports":0,/);
 });
 
-test('an account written after its texts were made, and a subscription made since, get texts of the state at confirmation', () => {
+/** One account with lamports 5 changed by a bank at `slot`, one base64 subscription to it, its texts prepared. */
+function preparedOne(slot: number) {
   const a = generateKeypair().address;
   const changes = new Map<string, Account | null>([[a, account(5)]]);
   const level = new Level();
   const conn = new Client();
   subscribe(level, conn, a, 'base64');
-  const bank = bankWith(9, changes);
+  const bank = bankWith(slot, changes);
   const n = notifier();
   n.prepare(level, bank);
+  return { a, changes, level, conn, bank, n };
+}
+
+test('an account written after its texts were made, and a subscription made since, get texts of the state at confirmation', () => {
+  const { a, changes, level, conn, bank, n } = preparedOne(9);
   changes.set(a, account(6));
   subscribe(level, conn, a, 'base58');
   n.onBank(level, bank);
@@ -75,14 +81,7 @@ test('an account written after its texts were made, and a subscription made sinc
 });
 
 test('a prepared bank\'s texts are used once: a second onBank at that level makes them again', () => {
-  const a = generateKeypair().address;
-  const changes = new Map<string, Account | null>([[a, account(5)]]);
-  const level = new Level();
-  const conn = new Client();
-  subscribe(level, conn, a, 'base64');
-  const bank = bankWith(3, changes);
-  const n = notifier();
-  n.prepare(level, bank);
+  const { level, conn, bank, n } = preparedOne(3);
   n.onBank(level, bank);
   n.onBank(level, bank);
   assert.equal(conn.sent.length, 2);
