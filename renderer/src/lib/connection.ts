@@ -4,7 +4,8 @@
  */
 import { get, writable } from 'svelte/store';
 import { listNetworks } from './db.ts';
-import { customNetwork, defaultWsUrl, PRESETS, thisNode, type Network } from './network.ts';
+import { takeEarly } from './early.ts';
+import { customNetwork, defaultWsUrl, evmRpcUrl, PRESETS, thisNode, type Network } from './network.ts';
 import { PubSubClient } from './pubsub.ts';
 import { RpcClient } from './rpc.ts';
 
@@ -54,7 +55,11 @@ export interface Connection {
 export const connection = writable<Connection | null>(null);
 let serial = 0;
 
-async function nodeInfo(rpc: RpcClient): Promise<NodeInfo | null> {
+/** The name main.ts starts isthmus_getNodeInfo under at boot (lib/early.ts), for connect to take. */
+export const EARLY_NODE_INFO = 'node-info';
+
+/** isthmus_getNodeInfo, or null from a node that does not answer it (not Isthmus, or unreachable). */
+export async function nodeInfo(rpc: RpcClient): Promise<NodeInfo | null> {
   try {
     return await rpc.call<NodeInfo>('isthmus_getNodeInfo');
   } catch {
@@ -73,9 +78,9 @@ export async function connect(network: Network): Promise<void> {
   old?.pubsub.close();
   old?.evmSocket?.close();
   const rpc = new RpcClient(network.rpcUrl);
-  const info = await nodeInfo(rpc);
+  const info = await (takeEarly<NodeInfo | null>(EARLY_NODE_INFO, rpc.url) ?? nodeInfo(rpc));
   const wsUrl = network.wsUrl || (network.kind === 'this' && info ? info.pubsubUrl : defaultWsUrl(network.rpcUrl));
-  const evm = new RpcClient(network.evmUrl || network.rpcUrl);
+  const evm = new RpcClient(evmRpcUrl(network));
   connection.set({ network, rpc, evm, pubsub: new PubSubClient(wsUrl), wsUrl, evmSocket: evmSocketOf(info), info, serial: ++serial });
   rememberNetwork(network.id);
 }
@@ -120,20 +125,33 @@ export async function allNetworks(): Promise<Network[]> {
   return [thisNode(), ...PRESETS, ...(await listNetworks())];
 }
 
+/** The network ?rpc=URL names, when the page was opened with a valid one. */
+export function networkFromUrl(): Network | null {
+  const param = new URLSearchParams(location.search).get('rpc');
+  if (!param) return null;
+  try {
+    return customNetwork(param);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The network at start when it is known without IndexedDB: ?rpc=URL, else the one chosen last time if
+ * it is this node or a preset, else this node when none was chosen; null when it is a saved network.
+ */
+export function networkAtStart(): Network | null {
+  const fromUrl = networkFromUrl();
+  if (fromUrl) return fromUrl;
+  const id = rememberedNetwork();
+  if (!id || id === 'this') return thisNode();
+  return PRESETS.find((n) => n.id === id) ?? null;
+}
+
 /** The network at start: ?rpc=URL, else the one chosen last time, else this node. */
 export async function initialNetwork(): Promise<Network> {
-  const param = new URLSearchParams(location.search).get('rpc');
-  if (param) {
-    try {
-      return customNetwork(param);
-    } catch {
-      /* fall through */
-    }
-  }
+  const known = networkAtStart();
+  if (known) return known;
   const id = rememberedNetwork();
-  if (id && id !== 'this') {
-    const found = (await allNetworks()).find((n) => n.id === id);
-    if (found) return found;
-  }
-  return thisNode();
+  return (await allNetworks()).find((n) => n.id === id) ?? thisNode();
 }

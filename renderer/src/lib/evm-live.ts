@@ -3,6 +3,7 @@
  * has an EVM WebSocket and polled otherwise, their finality refreshed until final. A fixed number is kept.
  */
 import { writable, type Readable } from 'svelte/store';
+import { takeEarly } from './early.ts';
 import type { PubSubClient } from './pubsub.ts';
 import { errorText, unwrap, type RpcClient } from './rpc.ts';
 
@@ -41,6 +42,27 @@ function summary(b: any): EvmBlockSummary {
     nativeSlot: b.nativeSlot !== undefined ? Number(BigInt(b.nativeSlot)) : null,
     isFinalized: typeof b.isFinalized === 'boolean' ? b.isFinalized : null,
   };
+}
+
+/** The name main.ts starts the first read under (lib/early.ts), for the model to take. */
+export const EARLY_EVM_BLOCKS = 'evm-blocks';
+
+/**
+ * The blocks to add to those `shown`: up to the newest (the socket may be down or absent), the ones
+ * shown not yet final (to refresh their finality), and any missing between those shown. Needs nothing
+ * but the Ethereum RPC, so the first read (nothing shown) can start before the app has mounted.
+ */
+export async function readEvmBlocks(evm: RpcClient, shown: readonly EvmBlockSummary[]): Promise<EvmBlockSummary[]> {
+  const latest = Number(BigInt(await evm.call<string>('eth_blockNumber')));
+  const newest = shown[0]?.number ?? -1;
+  const wanted = new Set<number>();
+  for (let n = latest; n > newest && n >= 0 && wanted.size < MAX_EVM_BLOCKS; n--) wanted.add(n);
+  for (const b of shown) if (b.isFinalized === false) wanted.add(b.number);
+  // EVM block numbers have no holes: one missing between those shown was pushed past before the poll reached it.
+  const numbers = new Set(shown.map((b) => b.number));
+  for (let n = newest - 1; n > (shown.at(-1)?.number ?? newest); n--) if (!numbers.has(n)) wanted.add(n);
+  const blocks = unwrap<any[]>(await evm.batch([...wanted].map((n) => ['eth_getBlockByNumber', [hex(n), false]] as const)));
+  return blocks.filter(Boolean).map(summary);
 }
 
 export class EvmLiveModel {
@@ -89,17 +111,9 @@ export class EvmLiveModel {
   /** Catches up to the newest block (the socket may be down or absent) and refreshes finality of the ones shown. */
   private async tick(): Promise<void> {
     try {
-      const latest = Number(BigInt(await this.c.evm.call<string>('eth_blockNumber')));
-      const newest = this.s.blocks[0]?.number ?? -1;
-      const wanted = new Set<number>();
-      for (let n = latest; n > newest && n >= 0 && wanted.size < MAX_EVM_BLOCKS; n--) wanted.add(n);
-      for (const b of this.s.blocks) if (b.isFinalized === false) wanted.add(b.number);
-      // EVM block numbers have no holes: one missing between those shown was pushed past before the poll reached it.
-      const shown = new Set(this.s.blocks.map((b) => b.number));
-      for (let n = newest - 1; n > (this.s.blocks.at(-1)?.number ?? newest); n--) if (!shown.has(n)) wanted.add(n);
-      const numbers = [...wanted];
-      const blocks = unwrap<any[]>(await this.c.evm.batch(numbers.map((n) => ['eth_getBlockByNumber', [hex(n), false]] as const)));
-      this.add(blocks.filter(Boolean).map(summary));
+      // The first read main.ts started at boot, when this is the page shown first (and nothing is shown yet).
+      const early = this.s.loaded ? undefined : takeEarly<EvmBlockSummary[]>(EARLY_EVM_BLOCKS, this.c.evm.url);
+      this.add(await (early ?? readEvmBlocks(this.c.evm, this.s.blocks)));
       this.s.loaded = true;
       this.s.error = null;
     } catch (e) {

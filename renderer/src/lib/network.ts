@@ -23,6 +23,9 @@ export const PRESETS: readonly Network[] = [
   { id: 'devnet', name: 'Devnet', kind: 'preset', rpcUrl: 'https://api.devnet.velas.com', wsUrl: 'wss://api.devnet.velas.com', evmUrl: '', chainId: 5705 },
 ];
 
+/** The network's Ethereum JSON-RPC URL (its own, else the RPC URL). */
+export const evmRpcUrl = (n: Network): string => n.evmUrl || n.rpcUrl;
+
 /** @solana/web3.js's rule: ws(s) on the RPC port + 1 when the URL names a port. */
 export function defaultWsUrl(rpcUrl: string): string {
   const u = new URL(rpcUrl);
