@@ -1,19 +1,14 @@
-import { mount } from 'svelte';
-import { get } from 'svelte/store';
-import App from './App.svelte';
+/**
+ * The explorer's entry, kept small: it sends the first requests (lib/early.ts) — isthmus_getNodeInfo
+ * and the first page's own reads — and only then loads the app's chunk, so their round trips overlap
+ * the app's download, compiling and mounting instead of following them. They go to the network known
+ * without reading storage (whose first read takes ~20 ms), ?rpc=URL or this node; when the one chosen
+ * last time is another, nothing takes them.
+ */
 import './app.css';
-import { connect, initialNetwork, networkAtStart, networkFromUrl } from './lib/connection.ts';
 import { startEarlyReads } from './lib/early-reads.ts';
-import { thisNode } from './lib/network.ts';
-import { matchRoute, path, startRouter } from './lib/router.ts';
+import { networkFromUrl, thisNode } from './lib/network.ts';
+import { currentPath, matchRoute } from './lib/routes.ts';
 
-startRouter();
-// The first requests leave before the app mounts (lib/early.ts): isthmus_getNodeInfo and the first
-// page's own reads, so their round trips overlap the mount and each other. They go to the network known
-// without reading storage (whose first read takes ~20 ms), ?rpc=URL or this node; when the one chosen
-// last time is another, nothing takes them.
-startEarlyReads(networkFromUrl() ?? thisNode(), matchRoute(get(path)));
-const network = networkAtStart();
-if (network) void connect(network);
-else void initialNetwork().then(connect);
-mount(App, { target: document.getElementById('app')! });
+startEarlyReads(networkFromUrl() ?? thisNode(), matchRoute(currentPath()));
+void import('./app.ts');

@@ -5,38 +5,10 @@
 import { get, writable } from 'svelte/store';
 import { listNetworks } from './db.ts';
 import { takeEarly } from './early.ts';
-import { customNetwork, defaultWsUrl, evmRpcUrl, PRESETS, thisNode, type Network } from './network.ts';
+import { EARLY_NODE_INFO, nodeInfo, type LedgerInfo, type NodeInfo } from './node-info.ts';
+import { defaultWsUrl, evmRpcUrl, networkFromUrl, PRESETS, thisNode, type Network } from './network.ts';
 import { PubSubClient } from './pubsub.ts';
 import { RpcClient } from './rpc.ts';
-
-export interface NodeInfo {
-  version: string;
-  genesisHash: string;
-  rpcUrl: string;
-  pubsubUrl: string;
-  evmRpcUrl: string;
-  evmChainId: number;
-  explorerUrl: string;
-  slotMs: number;
-  rootDepth: number;
-  slotsPerEpoch: number;
-  bridgeAddress: string;
-  evmProgramId: string;
-  evmStateAccount: string;
-  transferToNativeSelector: string;
-  devAccountsAvailable: boolean;
-  /** The ledger on disk (nodes before it had none). */
-  ledger?: LedgerInfo;
-  /** Whether the node answers its chain-control methods (absent on older nodes: no). */
-  chainControlAllowed?: boolean;
-}
-
-/** isthmus_getNodeInfo's ledger: its folder's size on disk, the slots it keeps (null: all), its oldest slot. */
-export interface LedgerInfo {
-  diskBytes: number;
-  limitLedgerSize: number | null;
-  firstAvailableSlot: number;
-}
 
 export interface Connection {
   network: Network;
@@ -52,20 +24,10 @@ export interface Connection {
   serial: number;
 }
 
+export type { LedgerInfo, NodeInfo };
+
 export const connection = writable<Connection | null>(null);
 let serial = 0;
-
-/** The name main.ts starts isthmus_getNodeInfo under at boot (lib/early.ts), for connect to take. */
-export const EARLY_NODE_INFO = 'node-info';
-
-/** isthmus_getNodeInfo, or null from a node that does not answer it (not Isthmus, or unreachable). */
-export async function nodeInfo(rpc: RpcClient): Promise<NodeInfo | null> {
-  try {
-    return await rpc.call<NodeInfo>('isthmus_getNodeInfo');
-  } catch {
-    return null;
-  }
-}
 
 const evmWsUrl = (info: NodeInfo | null) => (info ? info.evmRpcUrl.replace(/^http/, 'ws') : null);
 const evmSocketOf = (info: NodeInfo | null) => {
@@ -123,17 +85,6 @@ export async function refreshInfo(): Promise<void> {
 
 export async function allNetworks(): Promise<Network[]> {
   return [thisNode(), ...PRESETS, ...(await listNetworks())];
-}
-
-/** The network ?rpc=URL names, when the page was opened with a valid one. */
-export function networkFromUrl(): Network | null {
-  const param = new URLSearchParams(location.search).get('rpc');
-  if (!param) return null;
-  try {
-    return customNetwork(param);
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * socket is down or the node has no blockSubscribe.
  */
 import { writable, type Readable } from 'svelte/store';
+import { COUNTER_CALLS, EARLY_DASHBOARD, MAX_BLOCKS, readBlocks, readDashboardFirst, type DashboardFirstRead, type RpcBlock, type SlotBlock } from './dashboard-read.ts';
 import { takeEarly } from './early.ts';
 import type { PubSubClient } from './pubsub.ts';
 import { errorText, unwrap, type RpcClient } from './rpc.ts';
@@ -39,71 +40,8 @@ export interface DashboardState {
   live: boolean;
 }
 
-export const MAX_BLOCKS = 60;
 export const MAX_TXS = 25;
 const CATCH_UP_MS = 1_500;
-/** The totals, read at one confirmed slot (the first answer). */
-const COUNTER_CALLS: readonly (readonly [string, unknown[]])[] = [
-  ['getSlot', [{ commitment: 'confirmed' }]],
-  ['getTransactionCount', [{ commitment: 'confirmed' }]],
-  ['getBlockHeight', [{ commitment: 'confirmed' }]],
-];
-
-/** The first load's header: the counters, then the oldest block kept, the supply and the performance samples. */
-const FIRST_CALLS: readonly (readonly [string, unknown[]])[] = [
-  ...COUNTER_CALLS,
-  ['getFirstAvailableBlock', []],
-  ['getSupply', [{ commitment: 'confirmed', excludeNonCirculatingAccountsList: true }]],
-  ['getRecentPerformanceSamples', [30]],
-];
-
-interface RpcBlock {
-  parentSlot: number;
-  blockHeight?: number | null;
-  blockhash: string;
-  blockTime: number | null;
-  signatures?: string[];
-}
-
-type SlotBlock = RpcBlock & { slot: number };
-
-/** The dashboard's first read: FIRST_CALLS' answers and the newest blocks up to the confirmed slot they name. */
-export interface DashboardFirstRead {
-  header: unknown[];
-  blocks: SlotBlock[];
-}
-
-/** The name main.ts starts the first read under (lib/early.ts), for the model to take. */
-export const EARLY_DASHBOARD = 'dashboard';
-
-/**
- * The counters and the rest of the header in one round trip, then the blocks in a second. Throws
- * when the counters fail; needs nothing but the RPC, so it can start before the app has mounted.
- */
-export async function readDashboardFirst(rpc: RpcClient): Promise<DashboardFirstRead> {
-  const header = await rpc.batch(FIRST_CALLS);
-  const [confirmed] = unwrap<[number, number, number]>(header.slice(0, COUNTER_CALLS.length));
-  const first = header[COUNTER_CALLS.length];
-  const lowest = first instanceof Error ? 0 : (first as number);
-  return { header, blocks: await readBlocks(rpc, Math.max(lowest, confirmed - (MAX_BLOCKS - 1)), confirmed) };
-}
-
-/**
- * The newest blocks up to `upTo`, at most MAX_BLOCKS slots of them, in one batch of getBlock (never the
- * whole ledger). Asking each slot saves the getBlocks round trip first; a skipped or trimmed slot
- * answers an error and is left out.
- */
-async function readBlocks(rpc: RpcClient, from: number, upTo: number): Promise<SlotBlock[]> {
-  if (upTo < from) return [];
-  const wanted: number[] = [];
-  for (let slot = Math.max(from, upTo - (MAX_BLOCKS - 1)); slot <= upTo; slot++) wanted.push(slot);
-  const answers = await rpc.batch(wanted.map((slot) => ['getBlock', [slot, { encoding: 'json', transactionDetails: 'signatures', rewards: false, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]] as const));
-  const blocks: SlotBlock[] = [];
-  answers.forEach((a, i) => {
-    if (a && !(a instanceof Error)) blocks.push({ slot: wanted[i]!, ...(a as RpcBlock) });
-  });
-  return blocks;
-}
 
 export class DashboardModel {
   private readonly store = writable<DashboardState>({ blocks: [], txs: [], transactionCount: null, blockHeight: null, supply: null, samples: [], loaded: false, error: null, live: false });

@@ -1,15 +1,16 @@
 /**
  * The reads started at boot (lib/early.ts): isthmus_getNodeInfo for the connection, and beside it the
- * first page's own: the dashboard's two chains of two round trips each, a block page's one.
+ * first page's own: the dashboard's two chains of two round trips each, a block page's one. The small
+ * entry (main.ts) runs this before the app's own chunk has loaded, so nothing here imports Svelte.
  */
-import { EARLY_NODE_INFO, nodeInfo } from './connection.ts';
-import { EARLY_DASHBOARD, readDashboardFirst } from './dashboard.ts';
+import { EARLY_DASHBOARD, readDashboardFirst } from './dashboard-read.ts';
 import { startEarly } from './early.ts';
-import { EARLY_EVM_BLOCKS, readEvmBlocks } from './evm-live.ts';
+import { EARLY_EVM_BLOCKS, readEvmBlocks } from './evm-live-read.ts';
 import { earlyBlockName, fetchBlock } from './native.ts';
 import { evmRpcUrl, type Network } from './network.ts';
+import { EARLY_NODE_INFO, nodeInfo } from './node-info.ts';
+import type { Route } from './routes.ts';
 import { RpcClient } from './rpc.ts';
-import type { Route } from './router.ts';
 
 export function startEarlyReads(network: Network, route: Route): void {
   const rpc = new RpcClient(network.rpcUrl);

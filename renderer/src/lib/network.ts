@@ -40,3 +40,14 @@ export function customNetwork(rpcUrl: string, name?: string): Network {
   const url = u.toString().replace(/\/$/, '');
   return { id: `custom:${url}`, name: name || u.host, kind: 'custom', rpcUrl: url, wsUrl: '', evmUrl: '' };
 }
+
+/** The network ?rpc=URL names, when the page was opened with a valid one. */
+export function networkFromUrl(): Network | null {
+  const param = new URLSearchParams(location.search).get('rpc');
+  if (!param) return null;
+  try {
+    return customNetwork(param);
+  } catch {
+    return null;
+  }
+}
