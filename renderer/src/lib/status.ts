@@ -71,7 +71,7 @@ async function poll(c: Connection, follower: SlotFollower, infoFresh: boolean): 
       if (!(confirmed instanceof Error)) next.confirmed = confirmed as number;
       if (!(finalized instanceof Error)) next.finalized = finalized as number;
       if (!(epoch instanceof Error)) next.epoch = epoch as ChainStatus['epoch'];
-      if (infoFresh) next.ledger = c.info?.ledger ?? null;
+      if (infoFresh && c.info) next.ledger = c.info.ledger ?? null;
       else if (info && !(info instanceof Error)) next.ledger = (info as { ledger?: LedgerInfo }).ledger ?? null;
     }
   }
