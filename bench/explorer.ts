@@ -7,8 +7,6 @@
  * "First render" follows the explorer's contract: a page's root element carries data-page="<name>"
  * and gets data-loaded="true" once its data has rendered. A script added before the page's own
  * notes performance.now() (milliseconds since the navigation started) when that element appears.
- * Beside it, as a diagnostic, "painted": when the frame after that has been drawn (a timer set from the
- * next animation frame), since the page's first paint may come before its data or with it.
  * Each run uses a new browser context (an empty cache: what a first visit costs); the warm figure
  * is a second visit in the same context (assets cached, as in a session of use).
  *
@@ -40,15 +38,11 @@ class ExplorerMissing extends Error {}
 // Runs in the page before its own scripts: notes when the loaded page root first appears.
 const RECORD_FIRST_RENDER = `(() => {
   const seen = {};
-  const painted = {};
   window.__firstRender = seen;
-  window.__painted = painted;
   const check = () => {
     for (const el of document.querySelectorAll('[data-page][data-loaded="true"]')) {
       const name = el.getAttribute('data-page');
-      if (name in seen) continue;
-      seen[name] = performance.now();
-      requestAnimationFrame(() => setTimeout(() => (painted[name] = performance.now())));
+      if (!(name in seen)) seen[name] = performance.now();
     }
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-loaded'] });
@@ -114,7 +108,6 @@ async function slotWithTransaction(rpcUrl: string): Promise<number> {
 
 interface Visit {
   firstRenderMs: number;
-  paintedMs: number;
   firstContentfulPaintMs: number | null;
 }
 
@@ -129,11 +122,10 @@ async function visit(context: BrowserContext, url: string, name: string): Promis
       const roots = await page.$$eval('[data-page]', (els) => els.map((e) => `${e.getAttribute('data-page')} loaded=${e.getAttribute('data-loaded')}`));
       throw new Error(`${url}: no [data-page="${name}"][data-loaded="true"] within ${PAGE_TIMEOUT_MS} ms (page roots: ${roots.join(', ') || 'none'})`);
     }
-    await page.waitForFunction((n) => (globalThis as unknown as { __painted: Record<string, number> }).__painted[n] !== undefined, name, { timeout: PAGE_TIMEOUT_MS });
     return await page.evaluate((n) => {
-      const w = globalThis as unknown as { __firstRender: Record<string, number>; __painted: Record<string, number> };
+      const w = globalThis as unknown as { __firstRender: Record<string, number> };
       const fcp = performance.getEntriesByName('first-contentful-paint')[0];
-      return { firstRenderMs: w.__firstRender[n]!, paintedMs: w.__painted[n]!, firstContentfulPaintMs: fcp ? fcp.startTime : null };
+      return { firstRenderMs: w.__firstRender[n]!, firstContentfulPaintMs: fcp ? fcp.startTime : null };
     }, name);
   } finally {
     await page.close();
@@ -144,19 +136,16 @@ interface Figures {
   cold: number[];
   warm: number[];
   fcp: number[];
-  /** Cold visits: the frame after the first render drawn. */
-  painted: number[];
 }
 
 async function measure(browser: Browser, url: string, name: string): Promise<Figures> {
-  const out: Figures = { cold: [], warm: [], fcp: [], painted: [] };
+  const out: Figures = { cold: [], warm: [], fcp: [] };
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext();
     await context.addInitScript({ content: RECORD_FIRST_RENDER });
     try {
       const cold = await visit(context, url, name);
       out.cold.push(cold.firstRenderMs);
-      out.painted.push(cold.paintedMs);
       if (cold.firstContentfulPaintMs !== null) out.fcp.push(cold.firstContentfulPaintMs);
       out.warm.push((await visit(context, url, name)).firstRenderMs);
     } finally {
@@ -191,7 +180,7 @@ async function benchLedger(browser: Browser, ledger: Ledger): Promise<Row[]> {
       ['block', `${rpcUrl}/explorer/block/${slot}`],
     ] as const) {
       const figures = await measure(browser, url, page);
-      console.log(`  ${page.padEnd(9)} first render: median ${ms(median(figures.cold))} (max ${ms(Math.max(...figures.cold))}) cold, ${ms(median(figures.warm))} warm; painted ${ms(median(figures.painted))}; first contentful paint ${ms(median(figures.fcp))}`);
+      console.log(`  ${page.padEnd(9)} first render: median ${ms(median(figures.cold))} (max ${ms(Math.max(...figures.cold))}) cold, ${ms(median(figures.warm))} warm; first contentful paint ${ms(median(figures.fcp))}`);
       rows.push({ ledger: ledger.label, page, figures });
     }
     return rows;
