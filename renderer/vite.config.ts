@@ -14,6 +14,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 2000,
+    // One stylesheet, linked from index.html as before the app's chunk was split from the entry (main.ts).
+    cssCodeSplit: false,
   },
   define: {
     // @solana/web3.js reads process.env in a few places; the bridge and dev pages load it on demand.

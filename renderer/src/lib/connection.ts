@@ -4,38 +4,11 @@
  */
 import { get, writable } from 'svelte/store';
 import { listNetworks } from './db.ts';
-import { customNetwork, defaultWsUrl, PRESETS, thisNode, type Network } from './network.ts';
+import { takeEarly } from './early.ts';
+import { EARLY_NODE_INFO, nodeInfo, type LedgerInfo, type NodeInfo } from './node-info.ts';
+import { defaultWsUrl, evmRpcUrl, networkFromUrl, PRESETS, thisNode, type Network } from './network.ts';
 import { PubSubClient } from './pubsub.ts';
 import { RpcClient } from './rpc.ts';
-
-export interface NodeInfo {
-  version: string;
-  genesisHash: string;
-  rpcUrl: string;
-  pubsubUrl: string;
-  evmRpcUrl: string;
-  evmChainId: number;
-  explorerUrl: string;
-  slotMs: number;
-  rootDepth: number;
-  slotsPerEpoch: number;
-  bridgeAddress: string;
-  evmProgramId: string;
-  evmStateAccount: string;
-  transferToNativeSelector: string;
-  devAccountsAvailable: boolean;
-  /** The ledger on disk (nodes before it had none). */
-  ledger?: LedgerInfo;
-  /** Whether the node answers its chain-control methods (absent on older nodes: no). */
-  chainControlAllowed?: boolean;
-}
-
-/** isthmus_getNodeInfo's ledger: its folder's size on disk, the slots it keeps (null: all), its oldest slot. */
-export interface LedgerInfo {
-  diskBytes: number;
-  limitLedgerSize: number | null;
-  firstAvailableSlot: number;
-}
 
 export interface Connection {
   network: Network;
@@ -51,16 +24,10 @@ export interface Connection {
   serial: number;
 }
 
+export type { LedgerInfo, NodeInfo };
+
 export const connection = writable<Connection | null>(null);
 let serial = 0;
-
-async function nodeInfo(rpc: RpcClient): Promise<NodeInfo | null> {
-  try {
-    return await rpc.call<NodeInfo>('isthmus_getNodeInfo');
-  } catch {
-    return null;
-  }
-}
 
 const evmWsUrl = (info: NodeInfo | null) => (info ? info.evmRpcUrl.replace(/^http/, 'ws') : null);
 const evmSocketOf = (info: NodeInfo | null) => {
@@ -73,9 +40,9 @@ export async function connect(network: Network): Promise<void> {
   old?.pubsub.close();
   old?.evmSocket?.close();
   const rpc = new RpcClient(network.rpcUrl);
-  const info = await nodeInfo(rpc);
+  const info = await (takeEarly<NodeInfo | null>(EARLY_NODE_INFO, rpc.url) ?? nodeInfo(rpc));
   const wsUrl = network.wsUrl || (network.kind === 'this' && info ? info.pubsubUrl : defaultWsUrl(network.rpcUrl));
-  const evm = new RpcClient(network.evmUrl || network.rpcUrl);
+  const evm = new RpcClient(evmRpcUrl(network));
   connection.set({ network, rpc, evm, pubsub: new PubSubClient(wsUrl), wsUrl, evmSocket: evmSocketOf(info), info, serial: ++serial });
   rememberNetwork(network.id);
 }
@@ -120,20 +87,22 @@ export async function allNetworks(): Promise<Network[]> {
   return [thisNode(), ...PRESETS, ...(await listNetworks())];
 }
 
+/**
+ * The network at start when it is known without IndexedDB: ?rpc=URL, else the one chosen last time if
+ * it is this node or a preset, else this node when none was chosen; null when it is a saved network.
+ */
+export function networkAtStart(): Network | null {
+  const fromUrl = networkFromUrl();
+  if (fromUrl) return fromUrl;
+  const id = rememberedNetwork();
+  if (!id || id === 'this') return thisNode();
+  return PRESETS.find((n) => n.id === id) ?? null;
+}
+
 /** The network at start: ?rpc=URL, else the one chosen last time, else this node. */
 export async function initialNetwork(): Promise<Network> {
-  const param = new URLSearchParams(location.search).get('rpc');
-  if (param) {
-    try {
-      return customNetwork(param);
-    } catch {
-      /* fall through */
-    }
-  }
+  const known = networkAtStart();
+  if (known) return known;
   const id = rememberedNetwork();
-  if (id && id !== 'this') {
-    const found = (await allNetworks()).find((n) => n.id === id);
-    if (found) return found;
-  }
-  return thisNode();
+  return (await allNetworks()).find((n) => n.id === id) ?? thisNode();
 }

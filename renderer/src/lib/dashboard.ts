@@ -4,6 +4,8 @@
  * socket is down or the node has no blockSubscribe.
  */
 import { writable, type Readable } from 'svelte/store';
+import { COUNTER_CALLS, EARLY_DASHBOARD, MAX_BLOCKS, readBlocks, readDashboardFirst, type DashboardFirstRead, type RpcBlock, type SlotBlock } from './dashboard-read.ts';
+import { takeEarly } from './early.ts';
 import type { PubSubClient } from './pubsub.ts';
 import { errorText, unwrap, type RpcClient } from './rpc.ts';
 
@@ -38,23 +40,8 @@ export interface DashboardState {
   live: boolean;
 }
 
-export const MAX_BLOCKS = 60;
 export const MAX_TXS = 25;
 const CATCH_UP_MS = 1_500;
-/** The totals, read at one confirmed slot (the first answer). */
-const COUNTER_CALLS: readonly (readonly [string, unknown[]])[] = [
-  ['getSlot', [{ commitment: 'confirmed' }]],
-  ['getTransactionCount', [{ commitment: 'confirmed' }]],
-  ['getBlockHeight', [{ commitment: 'confirmed' }]],
-];
-
-interface RpcBlock {
-  parentSlot: number;
-  blockHeight?: number | null;
-  blockhash: string;
-  blockTime: number | null;
-  signatures?: string[];
-}
 
 export class DashboardModel {
   private readonly store = writable<DashboardState>({ blocks: [], txs: [], transactionCount: null, blockHeight: null, supply: null, samples: [], loaded: false, error: null, live: false });
@@ -105,7 +92,7 @@ export class DashboardModel {
     if (!this.stopped) this.store.set({ ...this.s });
   }
 
-  private add(blocks: (RpcBlock & { slot: number })[]): void {
+  private add(blocks: SlotBlock[]): void {
     const known = new Set(this.s.blocks.map((b) => b.slot));
     const fresh = blocks.filter((b) => !known.has(b.slot));
     if (!fresh.length) return;
@@ -135,21 +122,8 @@ export class DashboardModel {
     return this.s.blocks.filter((b) => b.parentSlot >= oldest && !known.has(b.parentSlot)).map((b) => [b.parentSlot, b.slot - 1]);
   }
 
-  /**
-   * The newest blocks up to `upTo`, at most MAX_BLOCKS slots of them, in one batch of getBlock (never the
-   * whole ledger). Asking each slot saves the getBlocks round trip first; a skipped or trimmed slot
-   * answers an error and is left out.
-   */
   private async fetchBlocks(from: number, upTo: number): Promise<void> {
-    if (upTo < from) return;
-    const wanted: number[] = [];
-    for (let slot = Math.max(from, upTo - (MAX_BLOCKS - 1)); slot <= upTo; slot++) wanted.push(slot);
-    const answers = await this.c.rpc.batch(wanted.map((slot) => ['getBlock', [slot, { encoding: 'json', transactionDetails: 'signatures', rewards: false, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]] as const));
-    const blocks: (RpcBlock & { slot: number })[] = [];
-    answers.forEach((a, i) => {
-      if (a && !(a instanceof Error)) blocks.push({ slot: wanted[i]!, ...(a as RpcBlock) });
-    });
-    this.add(blocks);
+    this.add(await readBlocks(this.c.rpc, from, upTo));
   }
 
   private async counters(): Promise<number> {
@@ -167,19 +141,13 @@ export class DashboardModel {
 
   private async first(): Promise<void> {
     try {
-      // The counters and the rest of the header in one round trip, then the blocks in a second.
-      const answers = await this.c.rpc.batch([
-        ...COUNTER_CALLS,
-        ['getFirstAvailableBlock', []],
-        ['getSupply', [{ commitment: 'confirmed', excludeNonCirculatingAccountsList: true }]],
-        ['getRecentPerformanceSamples', [30]],
-      ]);
-      const confirmed = this.setCounters(answers.slice(0, COUNTER_CALLS.length));
-      const [first, supply, samples] = answers.slice(COUNTER_CALLS.length);
+      // The read main.ts started at boot, when this is the page shown first; else one now.
+      const read = await (takeEarly<DashboardFirstRead>(EARLY_DASHBOARD, this.c.rpc.url) ?? readDashboardFirst(this.c.rpc));
+      this.setCounters(read.header.slice(0, COUNTER_CALLS.length));
+      const [, supply, samples] = read.header.slice(COUNTER_CALLS.length);
       if (!(supply instanceof Error)) this.s.supply = (supply as { value: DashboardState['supply'] }).value;
       if (!(samples instanceof Error)) this.s.samples = samples as DashboardState['samples'];
-      const lowest = first instanceof Error ? 0 : (first as number);
-      await this.fetchBlocks(Math.max(lowest, confirmed - (MAX_BLOCKS - 1)), confirmed);
+      this.add(read.blocks);
       this.s.loaded = true;
       this.s.error = null;
     } catch (e) {

@@ -3,22 +3,15 @@
  * has an EVM WebSocket and polled otherwise, their finality refreshed until final. A fixed number is kept.
  */
 import { writable, type Readable } from 'svelte/store';
+import { takeEarly } from './early.ts';
+import { EARLY_EVM_BLOCKS, MAX_EVM_BLOCKS, readEvmBlocks, summary, type EvmBlockSummary } from './evm-live-read.ts';
 import type { PubSubClient } from './pubsub.ts';
-import { errorText, unwrap, type RpcClient } from './rpc.ts';
+import { errorText, type RpcClient } from './rpc.ts';
 
 /** What the EVM list reads through: the node's Ethereum RPC and, where it has one, its EVM socket. */
 export interface EvmLiveSource {
   evm: RpcClient;
   evmSocket: PubSubClient | null;
-}
-
-export interface EvmBlockSummary {
-  number: number;
-  hash: string;
-  txCount: number;
-  timestamp: number;
-  nativeSlot: number | null;
-  isFinalized: boolean | null;
 }
 
 export interface EvmLiveState {
@@ -28,20 +21,7 @@ export interface EvmLiveState {
   live: boolean;
 }
 
-export const MAX_EVM_BLOCKS = 8;
 const REFRESH_MS = 1_500;
-const hex = (n: number) => '0x' + n.toString(16);
-
-function summary(b: any): EvmBlockSummary {
-  return {
-    number: Number(BigInt(b.number)),
-    hash: b.hash,
-    txCount: b.transactions.length,
-    timestamp: Number(BigInt(b.timestamp)),
-    nativeSlot: b.nativeSlot !== undefined ? Number(BigInt(b.nativeSlot)) : null,
-    isFinalized: typeof b.isFinalized === 'boolean' ? b.isFinalized : null,
-  };
-}
 
 export class EvmLiveModel {
   private readonly store = writable<EvmLiveState>({ blocks: [], loaded: false, error: null, live: false });
@@ -89,17 +69,9 @@ export class EvmLiveModel {
   /** Catches up to the newest block (the socket may be down or absent) and refreshes finality of the ones shown. */
   private async tick(): Promise<void> {
     try {
-      const latest = Number(BigInt(await this.c.evm.call<string>('eth_blockNumber')));
-      const newest = this.s.blocks[0]?.number ?? -1;
-      const wanted = new Set<number>();
-      for (let n = latest; n > newest && n >= 0 && wanted.size < MAX_EVM_BLOCKS; n--) wanted.add(n);
-      for (const b of this.s.blocks) if (b.isFinalized === false) wanted.add(b.number);
-      // EVM block numbers have no holes: one missing between those shown was pushed past before the poll reached it.
-      const shown = new Set(this.s.blocks.map((b) => b.number));
-      for (let n = newest - 1; n > (this.s.blocks.at(-1)?.number ?? newest); n--) if (!shown.has(n)) wanted.add(n);
-      const numbers = [...wanted];
-      const blocks = unwrap<any[]>(await this.c.evm.batch(numbers.map((n) => ['eth_getBlockByNumber', [hex(n), false]] as const)));
-      this.add(blocks.filter(Boolean).map(summary));
+      // The first read main.ts started at boot, when this is the page shown first (and nothing is shown yet).
+      const early = this.s.loaded ? undefined : takeEarly<EvmBlockSummary[]>(EARLY_EVM_BLOCKS, this.c.evm.url);
+      this.add(await (early ?? readEvmBlocks(this.c.evm, this.s.blocks)));
       this.s.loaded = true;
       this.s.error = null;
     } catch (e) {

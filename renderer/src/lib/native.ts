@@ -1,6 +1,6 @@
 /** Reads for the native pages: one batch each where the node allows, never the whole ledger. */
 import type { Connection } from './connection.ts';
-import { RpcError, TransportError, unwrap } from './rpc.ts';
+import { RpcError, TransportError, unwrap, type RpcClient } from './rpc.ts';
 import { TOKEN_PROGRAM_ID } from './programs.ts';
 
 /** Not there yet (a slot ahead of the chain, a transaction not yet confirmed): the loader tries again. */
@@ -10,8 +10,11 @@ export class NotYet extends TransportError {
 
 export const HISTORY_PAGE = 25;
 
+/** The name main.ts starts a block page's first read under (lib/early.ts), for the page to take. */
+export const earlyBlockName = (slot: number) => `block ${slot}`;
+
 /** A slot's block, or `block: null` for a slot whose leader made none (skipped); `leader` from the schedule. */
-export async function fetchBlock(c: Connection, slot: number): Promise<{ block: any | null; leader: string | null; confirmed: number; finalized: number }> {
+export async function fetchBlock(c: { rpc: RpcClient }, slot: number): Promise<{ block: any | null; leader: string | null; confirmed: number; finalized: number }> {
   const blockCall: [string, unknown[]] = ['getBlock', [slot, { encoding: 'jsonParsed', transactionDetails: 'full', rewards: true, maxSupportedTransactionVersion: 0, commitment: 'confirmed' }]];
   // One round trip for the common case: the slots, the block and its leader together.
   const answers = await c.rpc.batch([['getSlot', [{ commitment: 'confirmed' }]], ['getSlot', [{ commitment: 'finalized' }]], blockCall, ['getSlotLeaders', [slot, 1]]]);

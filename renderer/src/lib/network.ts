@@ -23,6 +23,9 @@ export const PRESETS: readonly Network[] = [
   { id: 'devnet', name: 'Devnet', kind: 'preset', rpcUrl: 'https://api.devnet.velas.com', wsUrl: 'wss://api.devnet.velas.com', evmUrl: '', chainId: 5705 },
 ];
 
+/** The network's Ethereum JSON-RPC URL (its own, else the RPC URL). */
+export const evmRpcUrl = (n: Network): string => n.evmUrl || n.rpcUrl;
+
 /** @solana/web3.js's rule: ws(s) on the RPC port + 1 when the URL names a port. */
 export function defaultWsUrl(rpcUrl: string): string {
   const u = new URL(rpcUrl);
@@ -36,4 +39,15 @@ export function customNetwork(rpcUrl: string, name?: string): Network {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('The RPC URL must start with http:// or https://');
   const url = u.toString().replace(/\/$/, '');
   return { id: `custom:${url}`, name: name || u.host, kind: 'custom', rpcUrl: url, wsUrl: '', evmUrl: '' };
+}
+
+/** The network ?rpc=URL names, when the page was opened with a valid one. */
+export function networkFromUrl(): Network | null {
+  const param = new URLSearchParams(location.search).get('rpc');
+  if (!param) return null;
+  try {
+    return customNetwork(param);
+  } catch {
+    return null;
+  }
 }

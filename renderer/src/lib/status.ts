@@ -41,7 +41,8 @@ async function health(c: Connection): Promise<string> {
   }
 }
 
-async function poll(c: Connection, follower: SlotFollower): Promise<void> {
+/** `infoFresh`: the connection's isthmus_getNodeInfo was just read (the first poll), so its ledger is not asked again. */
+async function poll(c: Connection, follower: SlotFollower, infoFresh: boolean): Promise<void> {
   const askedAt = follower.rewinds;
   const calls: [string, unknown[]][] = [
     ['getSlot', [{ commitment: 'processed' }]],
@@ -49,7 +50,7 @@ async function poll(c: Connection, follower: SlotFollower): Promise<void> {
     ['getSlot', [{ commitment: 'finalized' }]],
     ['getEpochInfo', [{ commitment: 'processed' }]],
     // An Isthmus node tells its ledger's size on disk.
-    ...(c.info ? [['isthmus_getNodeInfo', []] as [string, unknown[]]] : []),
+    ...(c.info && !infoFresh ? [['isthmus_getNodeInfo', []] as [string, unknown[]]] : []),
   ];
   const [native, evmAnswers, h] = await Promise.all([
     c.rpc.batch(calls).catch((e) => e as Error),
@@ -70,7 +71,8 @@ async function poll(c: Connection, follower: SlotFollower): Promise<void> {
       if (!(confirmed instanceof Error)) next.confirmed = confirmed as number;
       if (!(finalized instanceof Error)) next.finalized = finalized as number;
       if (!(epoch instanceof Error)) next.epoch = epoch as ChainStatus['epoch'];
-      if (info && !(info instanceof Error)) next.ledger = (info as { ledger?: LedgerInfo }).ledger ?? null;
+      if (infoFresh && c.info) next.ledger = c.info.ledger ?? null;
+      else if (info && !(info instanceof Error)) next.ledger = (info as { ledger?: LedgerInfo }).ledger ?? null;
     }
   }
   if (!(evmAnswers instanceof Error)) {
@@ -95,9 +97,10 @@ export function watchStatus(c: Connection): () => void {
   rewinds.set(0);
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (get(status).genesisHash !== c.info?.genesisHash) status.set(empty());
+  let polls = 0;
   const loop = async () => {
     try {
-      await poll(c, follower);
+      await poll(c, follower, polls++ === 0);
     } finally {
       if (!stopped) timer = setTimeout(loop, POLL_MS);
     }
