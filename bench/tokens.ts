@@ -33,23 +33,34 @@ const ROUNDS = 4;
 async function benchIsthmus(): Promise<{ plain: number; token: number; pairs: number[] }> {
   const node = await startNodeProcess();
   try {
-    const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
+    const blockhash = async (): Promise<string> => (await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }])).value.blockhash;
     const rent = await rpcCall(node.rpcUrl, 'getMinimumBalanceForRentExemption', [82]);
     const total = COUNT + WARM_UP;
-    const setup = tokenSetup(node.faucet, value.blockhash, DESTINATIONS, total * (total + 1), () => rent);
+    const setup = tokenSetup(node.faucet, await blockhash(), DESTINATIONS, total * (total + 1), () => rent);
     await runSetup(node, setup.wires);
-    const plain = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count: total });
-    const tokens = presignTokenTransfers(node.faucet, setup, value.blockhash, total);
-    await measure(node, 'warm-up, plain (not counted)', plain.slice(0, WARM_UP));
-    await measure(node, 'warm-up, token (not counted)', tokens.slice(0, WARM_UP));
+    // Each round is signed just before it with a fresh blockhash: all of them under one could outlive
+    // it (150 slots, a minute) on a slow machine, and its last transactions would never land.
+    let signed = 0;
+    const sign = async (count: number) => {
+      const hash = await blockhash();
+      const wires = {
+        plain: presignTransfers({ payers: [node.faucet], blockhash: hash, count }),
+        token: presignTokenTransfers(node.faucet, setup, hash, count, signed),
+      };
+      signed += count;
+      return wires;
+    };
+    const warm = await sign(WARM_UP);
+    await measure(node, 'warm-up, plain (not counted)', warm.plain);
+    await measure(node, 'warm-up, token (not counted)', warm.token);
     const per = COUNT / ROUNDS;
     const seconds = { plain: 0, token: 0 };
     const pairs: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      const round = (wires: Uint8Array[]) => wires.slice(WARM_UP + r * per, WARM_UP + (r + 1) * per);
+      const wires = await sign(per);
       const rates = { plain: 0, token: 0 };
       for (const kind of r % 2 === 0 ? (['plain', 'token'] as const) : (['token', 'plain'] as const)) {
-        rates[kind] = await measure(node, kind === 'plain' ? 'isthmus plain SOL transfers' : 'isthmus SPL Token transfers', round(kind === 'plain' ? plain : tokens));
+        rates[kind] = await measure(node, kind === 'plain' ? 'isthmus plain SOL transfers' : 'isthmus SPL Token transfers', wires[kind]);
         seconds[kind] += per / rates[kind];
       }
       pairs.push(rates.token / rates.plain);

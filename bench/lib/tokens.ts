@@ -87,10 +87,10 @@ export function tokenSetup(owner: Keypair, blockhash: string, destinationCount: 
   return { mint, source, destinations, wires };
 }
 
-/** `count` distinct token transfers from the setup's source, signed by its owner (amounts 1, 2, 3, …). */
-export function presignTokenTransfers(owner: Keypair, setup: TokenSetup, blockhash: string, count: number): Uint8Array[] {
+/** `count` distinct token transfers from the setup's source, signed by its owner (amounts first + 1, first + 2, …). */
+export function presignTokenTransfers(owner: Keypair, setup: TokenSetup, blockhash: string, count: number, first = 0): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = first; i < first + count; i++) {
     const to = setup.destinations[i % setup.destinations.length]!;
     out.push(buildTransaction(owner, [tokenTransferIx(setup.source, to, owner.address, i + 1)], blockhash).wire);
   }
