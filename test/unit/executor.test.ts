@@ -213,6 +213,18 @@ describe('per-instruction account rules', () => {
     expectInstructionError((ctx) => void (acct(ctx, R).data = new Uint8Array(5)), [[R, false]], 'ReadonlyDataModified', 'instruction modified data of a read-only account');
   });
 
+  test('a second instruction answers for changes from the state the first left, not the loaded one', () => {
+    // P (B's owner) changes B's data; then Q, which does not own B, puts the loaded bytes back: a change Q made.
+    const w = world((ctx) => void (acct(ctx, B).data[0] = 7)).program(Q, (ctx) => acct(ctx, B).data.set([1, 2, 3, 4]));
+    const r = w.run(tx([ix(P, [[B, true]]), ix(Q, [[B, true]])]));
+    assert.deepEqual(r.err, { InstructionError: [1, 'ExternalAccountDataModified'] });
+    assertOnlyFeeCharged(w, r);
+    // Without Q, P's change is kept.
+    const kept = world((ctx) => void (acct(ctx, B).data[0] = 7)).run(tx([ix(P, [[B, true]])]));
+    assert.equal(kept.err, null);
+    assert.deepEqual([...new Map(kept.writes).get(B)!.data], [7, 2, 3, 4]);
+  });
+
   test('writing another owner’s data: ExternalAccountDataModified', () => {
     expectInstructionError((ctx) => void (acct(ctx, W).data[3] = 0), [[W, true]], 'ExternalAccountDataModified', 'instruction modified data of an account it does not own');
   });
