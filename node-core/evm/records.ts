@@ -25,10 +25,10 @@ export interface EvmLog {
   data: Hex;
 }
 
-/** An executed EVM transaction with its receipt. */
 /** The revert data of every transaction that did not revert: one shared empty array (a record is kept per transaction). */
 export const NO_REVERT_DATA = new Uint8Array(0);
 
+/** An executed EVM transaction with its receipt. */
 export interface EvmTxRecord {
   hash: Hex;
   /** The transaction as included: a typed envelope or legacy RLP (deposits: legacy RLP with r = s = 0). */

@@ -51,11 +51,15 @@ export function encodeForNotification(address: Address, account: Account, sub: A
   }
 }
 
+/** `sub`'s result text for `account` (null: closed) at `slot`, made once per encoding in `results`. */
+function accountText(results: SharedResults, sub: AccountSub, address: Address, account: Account | null, slot: number, read: Reader): string {
+  return results.get(sub.encodingKey, () => withSlot(slot, uiAccountJson(encodeForNotification(address, account ?? CLOSED_ACCOUNT, sub, read))))!;
+}
+
 function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number, read: Reader, send: Send = deliver, results = new SharedResults()): void {
-  const value = account ?? CLOSED_ACCOUNT;
   for (const sub of subs) {
-    const text = results.get(sub.encodingKey, () => withSlot(slot, uiAccountJson(encodeForNotification(address, value, sub, read))));
-    send(sub, text!);
+    const text = accountText(results, sub, address, account, slot, read);
+    send(sub, text);
   }
 }
 
@@ -136,8 +140,7 @@ export class AccountNotifier {
     const prepared = new Map<Address, Prepared>();
     this.forChangedAccounts(level, bank, (subs, address, account) => {
       const results = new SharedResults();
-      const value = account ?? CLOSED_ACCOUNT;
-      for (const sub of subs) results.get(sub.encodingKey, () => withSlot(bank.slot, uiAccountJson(encodeForNotification(address, value, sub, read))));
+      for (const sub of subs) accountText(results, sub, address, account, bank.slot, read);
       prepared.set(address, { account, results });
     });
     this.prepared.set(bank, prepared);

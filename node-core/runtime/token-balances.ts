@@ -6,7 +6,7 @@
 import type { Address } from '../common/pubkey.ts';
 import type { Account } from './account.ts';
 import { uiTokenAmount, type UiTokenAmount } from './programs/token/amount.ts';
-import { NATIVE_MINT, NATIVE_MINT_DECIMALS, TOKEN_PROGRAM_ID, isInitializedAccountData, tokenBalanceFields } from './programs/token/state.ts';
+import { NATIVE_MINT, NATIVE_MINT_DECIMALS, TOKEN_PROGRAM_ID, tokenBalanceFields } from './programs/token/state.ts';
 
 export interface TokenBalance {
   accountIndex: number;
@@ -40,7 +40,7 @@ export function collectTokenBalances(
   let decimalsByMint: Map<Address, number | null> | null = null;
   for (let i = 0; i < keys.length; i++) {
     const a = accounts[i]!;
-    if (a.owner !== TOKEN_PROGRAM_ID || !isInitializedAccountData(a.data) || isProgram(i)) continue;
+    if (a.owner !== TOKEN_PROGRAM_ID || isProgram(i)) continue;
     const token = tokenBalanceFields(a.data);
     if (token === null) continue;
     const mint = token.mint;

@@ -58,12 +58,12 @@ function writeKey(b: Uint8Array, at: number, key: Address): void {
 }
 const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
-/** A COption's little-endian u32 tag, read bytewise: a DataView per field was most of an unpack's cost. */
+/** Whether a COption's little-endian u32 tag is 0 or 1, read bytewise: a DataView per field was most of an unpack's cost. */
+const validTag = (b: Uint8Array, at: number): boolean => (b[at + 1]! | b[at + 2]! | b[at + 3]!) === 0 && b[at]! <= 1;
+
 function readTag(b: Uint8Array, at: number): boolean {
-  const high = b[at + 1]! | b[at + 2]! | b[at + 3]!;
-  const low = b[at]!;
-  if (high !== 0 || low > 1) throw invalidData();
-  return low === 1;
+  if (!validTag(b, at)) throw invalidData();
+  return b[at] === 1;
 }
 
 function readKeyOption(b: Uint8Array, at: number): Address | null {
@@ -155,13 +155,11 @@ export function packAccount(a: TokenAccount, data: Uint8Array): void {
   writeKeyOption(data, 129, a.closeAuthority);
 }
 
-/** What a transaction's token balances need of a token account, or null where Account::unpack would fail. */
+/** What a transaction's token balances need of a token account, or null where Account::unpack would fail (uninitialized included). */
 export function tokenBalanceFields(data: Uint8Array): { mint: Address; owner: Address; amount: bigint } | null {
-  if (data.length !== ACCOUNT_LEN || data[108]! > 2 || !validTag(data, 72) || !validTag(data, 109) || !validTag(data, 129)) return null;
+  if (!isInitializedAccountData(data) || data[108]! > 2 || !validTag(data, 72) || !validTag(data, 109) || !validTag(data, 129)) return null;
   return { mint: addressAt(data, 0), owner: addressAt(data, 32), amount: view(data).getBigUint64(64, true) };
 }
-
-const validTag = (b: Uint8Array, at: number): boolean => (b[at + 1]! | b[at + 2]! | b[at + 3]!) === 0 && b[at]! <= 1;
 
 /** packAccount of an account unpacked from `data` whose amount alone changed: the other bytes stay as they are. */
 export function packAccountAmount(amount: bigint, data: Uint8Array): void {
