@@ -14,10 +14,14 @@
  * - delivered/expected: every notification the chain events of the measured window call for,
  *   counted on the node side, against what the clients received.
  *
+ * - warm-up: the load runs --warmup seconds (default 5) before the measured window opens, so the
+ *   window's figures are the node at 3,000/s in its steady state, not a fresh process compiling its
+ *   hot paths; the warm-up's own latency is printed apart, on one line.
+ *
  * - CPU: this process's threads (the node, its workers, the clients and the load) over the window, as
  *   a share of the machine's cores: where it nears all of them, latency is waiting for a core.
  *
- *   npm run bench:pubsub [-- --rate 3000 --seconds 15 --commitment confirmed --slot-ms 400]
+ *   npm run bench:pubsub [-- --rate 3000 --seconds 15 --warmup 5 --commitment confirmed --slot-ms 400]
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -44,6 +48,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Config {
   rate: number;
   seconds: number;
+  /** Seconds of load before the measured window opens. */
+  warmup: number;
   commitment: 'processed' | 'confirmed' | 'finalized';
   slotMs: number;
 }
@@ -179,7 +185,7 @@ async function runClients(pubsubUrl: string, accounts: string[], commitment: str
 
 async function runLoad(rpcUrl: string, seeds: Uint8Array[], recipients: string[], blockhash: string, cfg: Config): Promise<void> {
   const payers = seeds.map((s) => keypairFromSeed(s));
-  const count = cfg.rate * cfg.seconds;
+  const count = cfg.rate * (cfg.warmup + cfg.seconds);
   const wires = presignTransfers({ payers, recipients, blockhash, count });
   parentPort!.postMessage({ type: 'signed' });
   await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
@@ -294,6 +300,7 @@ async function main(): Promise<void> {
     options: {
       rate: { type: 'string', default: '3000' },
       seconds: { type: 'string', default: '15' },
+      warmup: { type: 'string', default: '5' },
       commitment: { type: 'string', default: 'confirmed' },
       'slot-ms': { type: 'string', default: '400' },
     },
@@ -301,6 +308,7 @@ async function main(): Promise<void> {
   const cfg: Config = {
     rate: Number(values.rate),
     seconds: Number(values.seconds),
+    warmup: Number(values.warmup),
     commitment: values.commitment as Config['commitment'],
     slotMs: Number(values['slot-ms']),
   };
@@ -323,7 +331,7 @@ async function main(): Promise<void> {
   const chain = node.chain;
   console.log(
     `bench/pubsub: ${CONNECTIONS} connections × ${SLOT_SUBS_PER_CONNECTION} slotSubscribe + ${ACCOUNTS} accountSubscribe ` +
-      `(${cfg.commitment}, base64); ${cfg.rate} transfers/s for ${cfg.seconds} s; ${cfg.slotMs} ms slots`,
+      `(${cfg.commitment}, base64); ${cfg.rate} transfers/s for ${cfg.warmup} s of warm-up, then ${cfg.seconds} s measured; ${cfg.slotMs} ms slots`,
   );
   try {
     const recipients = Array.from({ length: ACCOUNTS }, randomAddress);
@@ -363,9 +371,10 @@ async function main(): Promise<void> {
     // Time PubSub spends inside the chain's event (what it costs the chain): stamped before and after it.
     const work: number[] = [];
     let begun = 0;
+    let windowOpen = false;
     const begin = () => void (begun = performance.now());
     const end = () => {
-      work.push(performance.now() - begun);
+      if (windowOpen) work.push(performance.now() - begun);
       const e = event;
       e.handled = now();
       queueMicrotask(() => void (e.flushed = now()));
@@ -375,11 +384,13 @@ async function main(): Promise<void> {
       chain.on(name, end);
     }
 
+    load.postMessage('go');
+    await sleep(cfg.warmup * 1000);
     const txBefore = chain.totalTransactionCount;
     const started = now();
+    windowOpen = true;
     const cpuBefore = process.cpuUsage();
     const nodePauses = recordPauses();
-    load.postMessage('go');
     const loadResult = await nextMessage<{ sent: number; errors: number; firstError?: string; seconds: number }>(load, 'done');
     // Let the last transfers reach the commitment, then close the window.
     const settleSlot = chain.processedSlot + (cfg.commitment === 'finalized' ? 34 : 3);
@@ -403,13 +414,18 @@ async function main(): Promise<void> {
     const processed = chain.totalTransactionCount - txBefore;
 
     let expected = 0;
-    for (const d of due.values()) expected += d.count;
+    for (const d of due.values()) if (d.at >= started) expected += d.count;
     const latencies: Record<'slot' | 'account', number[]> = { slot: [], account: [] };
+    const warmupLatencies: number[] = [];
     /** Each receipt of the window, with its event's timings. */
     const parts: Parameters<typeof printTail>[0] = [];
     for (const [key, at] of receipts) {
       const d = due.get(key);
-      if (!d) continue; // outside the measured window
+      if (!d) continue; // before the load began, or after the window closed
+      if (d.at < started) {
+        warmupLatencies.push(at - d.at);
+        continue;
+      }
       const kind = key.startsWith('slot') ? 'slot' : 'account';
       latencies[kind].push(at - d.at);
       parts.push({ ms: at - d.at, at: d.at, received: at, handled: d.event.handled, flushed: d.event.flushed, kind });
@@ -418,9 +434,11 @@ async function main(): Promise<void> {
     const all = [...latencies.slot, ...latencies.account].sort((a, b) => a - b);
     latencies.slot.sort((a, b) => a - b);
     latencies.account.sort((a, b) => a - b);
+    warmupLatencies.sort((a, b) => a - b);
     const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${(xs[xs.length - 1] ?? NaN).toFixed(1)} ms`;
 
-    console.log(`  load: ${loadResult.sent} transfers sent in ${loadResult.seconds.toFixed(1)} s (${(loadResult.sent / loadResult.seconds).toFixed(0)}/s), ${processed} processed, ${loadResult.errors} send errors${loadResult.firstError ? ` (first: ${loadResult.firstError})` : ''}`);
+    console.log(`  load: ${loadResult.sent} transfers sent in ${loadResult.seconds.toFixed(1)} s (${(loadResult.sent / loadResult.seconds).toFixed(0)}/s, warm-up included), ${processed} processed in the window, ${loadResult.errors} send errors${loadResult.firstError ? ` (first: ${loadResult.firstError})` : ''}`);
+    console.log(`  warm-up (the first ${cfg.warmup} s of load on a fresh node, not in the figures below): ${warmupLatencies.length} notifications, ${fmt(warmupLatencies)}`);
     console.log(`  notifications: ${delivered} delivered / ${expected} expected (${((100 * delivered) / expected).toFixed(2)}%) over ${windowSeconds.toFixed(1)} s = ${(delivered / windowSeconds).toFixed(0)} notifications/s`);
     console.log(`    slotNotification:    ${latencies.slot.length} (${fmt(latencies.slot)})`);
     console.log(`    accountNotification: ${latencies.account.length} (${fmt(latencies.account)})`);
@@ -430,7 +448,7 @@ async function main(): Promise<void> {
     work.sort((a, b) => a - b);
     console.log(`  PubSub work inside each slot/${dueEvent} event (the chain waits for it): ${fmt(work)} over ${work.length} events`);
     for (const name of ['slot', dueEvent]) {
-      const es = events.filter((e) => e.name === name && e.flushed);
+      const es = events.filter((e) => e.name === name && e.flushed && e.at >= started);
       const ms = (f: (e: Event) => number) => fmt(es.map(f).sort((a, b) => a - b)).replace(/, p99[^,]*/, '');
       console.log(`  ${name} events (${es.length}): PubSub's handler ${ms((e) => e.handled - e.at)}; then the chain's work until its microtasks ran ${ms((e) => e.flushed - e.handled)}`);
     }

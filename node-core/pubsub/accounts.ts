@@ -10,10 +10,10 @@ import { encodeAccount, type UiAccount } from '../rpc/encoding/account.ts';
 import { INVALID_REQUEST, isRpcError } from '../rpc/errors.ts';
 import { matchesFilters } from '../rpc/filters.ts';
 import { toRpcJson } from '../rpc/json.ts';
-import { ByConnection, deliver, SharedResults, withSlot } from './notification-text.ts';
+import { deliver, SharedResults, withSlot } from './notification-text.ts';
 import type { SlotMemo } from './slot-memo.ts';
 import { TOKEN_PROGRAM_ID } from '../runtime/programs/token/state.ts';
-import type { AccountSub, Level, ProgramSub, Subscription } from './subscriptions.ts';
+import type { AccountSub, Level, ProgramSub } from './subscriptions.ts';
 
 /** What accountSubscribe reports for an account that no longer exists (Agave: the default account). */
 const CLOSED_ACCOUNT: Account = { lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 };
@@ -22,8 +22,6 @@ const CLOSED_ACCOUNT: Account = { lamports: 0, data: new Uint8Array(0), owner: S
 const BS58_TOO_LARGE = 'error: data too large for bs58 encoding';
 
 type Reader = (address: Address) => Account | null;
-/** Where a notification's result text goes: straight to its connection, or into an event's batch. */
-type Send = (sub: Subscription, resultJson: string) => void;
 
 /**
  * toRpcJson(ui) for the encodings whose data is text (all but a parsed jsonParsed value), written
@@ -56,14 +54,11 @@ function accountText(results: SharedResults, sub: AccountSub, address: Address, 
   return results.get(sub.encodingKey, () => withSlot(slot, uiAccountJson(encodeForNotification(address, account ?? CLOSED_ACCOUNT, sub, read))))!;
 }
 
-function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number, read: Reader, send: Send = deliver, results = new SharedResults()): void {
-  for (const sub of subs) {
-    const text = accountText(results, sub, address, account, slot, read);
-    send(sub, text);
-  }
+function notifyAccount(subs: Set<AccountSub>, address: Address, account: Account | null, slot: number, read: Reader, results = new SharedResults()): void {
+  for (const sub of subs) deliver(sub, accountText(results, sub, address, account, slot, read));
 }
 
-function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account, slot: number, read: Reader, send: Send = deliver): void {
+function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account, slot: number, read: Reader): void {
   const results = new SharedResults();
   for (const sub of subs) {
     if (sub.filters.length && !matchesFilters(account, sub.filters)) continue;
@@ -73,7 +68,7 @@ function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account
       if (account.owner === TOKEN_PROGRAM_ID && (sub.encoding === 'jsonParsed' || sub.encoding === 'json') && Array.isArray(ui.data)) return null;
       return withSlot(slot, `{"pubkey":${JSON.stringify(address)},"account":${uiAccountJson(ui)}}`);
     });
-    if (text) send(sub, text);
+    if (text) deliver(sub, text);
   }
 }
 
@@ -162,19 +157,17 @@ export class AccountNotifier {
     }
   }
 
-  /** Confirmed or finalized level: a slot's final changes, context = that slot; sent by connection (many at once). */
+  /** Confirmed or finalized level: a slot's final changes, context = that slot. */
   onBank(level: Level, bank: Bank): void {
     const changes = bank.changes;
     const read: Reader = (a) => bank.get(a);
-    const batch = new ByConnection();
-    const send: Send = (sub, text) => batch.add(sub, text);
     if (level.accounts.size) {
       const prepared = this.prepared.get(bank);
       this.prepared.delete(bank);
       this.forChangedAccounts(level, bank, (subs, address, account) => {
         // Texts made for another state of the account (none should be) or encodings subscribed since are made now.
         const made = prepared?.get(address);
-        notifyAccount(subs, address, account, bank.slot, read, send, made && made.account === account ? made.results : undefined);
+        notifyAccount(subs, address, account, bank.slot, read, made && made.account === account ? made.results : undefined);
       });
     }
     if (level.programs.size) {
@@ -182,9 +175,8 @@ export class AccountNotifier {
         const account = changed ?? this.memo.closedAccount(bank.slot, address);
         if (!account) continue;
         const subs = level.programs.get(account.owner);
-        if (subs) notifyProgram(subs, address, account, bank.slot, read, send);
+        if (subs) notifyProgram(subs, address, account, bank.slot, read);
       }
     }
-    batch.send();
   }
 }

@@ -80,7 +80,9 @@ export class Connection implements Subscriber {
 
   send(json: string): void {
     if (this.closed) return;
-    if (this.head === this.queue.length && this.unsentBytes() < this.deps.limits.highWaterBytes) {
+    // A batch already held this turn was let through with nothing queued, and nothing is written
+    // until it leaves: the socket's unsent bytes are what they were then.
+    if (this.head === this.queue.length && (this.batched.length > 0 || this.unsentBytes() < this.deps.limits.highWaterBytes)) {
       this.batch(json);
       return;
     }

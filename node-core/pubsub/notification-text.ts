@@ -2,7 +2,7 @@
  * Notification texts. A `result` is serialized once and spliced into each subscriber's message, so
  * many subscriptions sharing an event (and an encoding) cost one JSON.stringify.
  */
-import type { Subscriber, Subscription } from './subscriptions.ts';
+import type { Subscription } from './subscriptions.ts';
 
 const METHODS: Readonly<Record<Subscription['kind'], string>> = {
   account: 'accountNotification',
@@ -23,41 +23,31 @@ export function deliver(sub: Subscription, resultJson: string): void {
   sub.conn.send(`{"jsonrpc":"2.0","method":"${METHODS[sub.kind]}","params":{"result":${resultJson},"subscription":${sub.id}}}`);
 }
 
-/**
- * One chain event's notifications, sent connection by connection, each connection's socket written as
- * soon as its last one is queued: with a thousand to send, the first clients do not wait for the last.
- */
-export class ByConnection {
-  private readonly byConn = new Map<Subscriber, Array<[Subscription, string]>>();
-
-  add(sub: Subscription, resultJson: string): void {
-    const list = this.byConn.get(sub.conn);
-    if (list) list.push([sub, resultJson]);
-    else this.byConn.set(sub.conn, [[sub, resultJson]]);
-  }
-
-  send(): void {
-    for (const [conn, list] of this.byConn) {
-      for (const [sub, text] of list) deliver(sub, text);
-      conn.flush();
-    }
-    this.byConn.clear();
-  }
-}
-
 /** `{"context":{"slot":…},"value":…}`, the shape of every notification that carries a context. */
 export const withSlot = (slot: number, valueJson: string): string => `{"context":{"slot":${slot}},"value":${valueJson}}`;
 
-/** Result texts of one event, made at most once per key (a subscription's encoding settings). */
+/**
+ * Result texts of one event, made at most once per key (a subscription's encoding settings). The
+ * first key's text is held in fields: most accounts have one subscriber, and a Map each would be
+ * allocated per account per slot.
+ */
 export class SharedResults {
-  private readonly cache = new Map<string, string | null>();
+  private firstKey: string | undefined;
+  private firstText: string | null = null;
+  private more: Map<string, string | null> | undefined;
 
   /** `make` returns the result text, or null when this key yields no notification. */
   get(key: string, make: () => string | null): string | null {
-    let text = this.cache.get(key);
+    if (key === this.firstKey) return this.firstText;
+    if (this.firstKey === undefined) {
+      this.firstKey = key;
+      return (this.firstText = make());
+    }
+    this.more ??= new Map();
+    let text = this.more.get(key);
     if (text === undefined) {
       text = make();
-      this.cache.set(key, text);
+      this.more.set(key, text);
     }
     return text;
   }

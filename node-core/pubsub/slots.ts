@@ -15,15 +15,13 @@
  * hash: <the slot's blockhash>, timestamp: <its block time>, signature: <the vote transaction's>}`.
  */
 import type { Bank } from '../ledger/bank.ts';
-import { ByConnection } from './notification-text.ts';
+import { deliver } from './notification-text.ts';
 import type { NodeSub } from './subscriptions.ts';
 
 function broadcast(subs: Set<NodeSub>, result: () => unknown): void {
   if (subs.size === 0) return;
   const text = JSON.stringify(result());
-  const batch = new ByConnection();
-  for (const sub of subs) batch.add(sub, text);
-  batch.send();
+  for (const sub of subs) deliver(sub, text);
 }
 
 export class SlotNotifier {

@@ -10,10 +10,8 @@ import type { TransactionDetails, TransactionEncoding } from '../rpc/encoding/tr
 
 /** What a subscription needs of its connection. */
 export interface Subscriber {
-  /** Queues one JSON text for the client. */
+  /** Queues one JSON text for the client (written when the chain event's notifications are all queued: outbox.ts). */
   send(json: string): void;
-  /** Writes out at once what send() queued (it may wait until the chain event's notifications are all queued). */
-  flush(): void;
   /** Ids of this connection's live subscriptions. */
   readonly subscriptions: Set<number>;
 }

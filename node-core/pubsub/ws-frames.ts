@@ -7,27 +7,39 @@ const FIN_TEXT = 0x81;
 
 const headerLength = (payload: number): number => (payload < 126 ? 2 : payload < 0x10000 ? 4 : 10);
 
-/** `texts` as consecutive text frames, in order, in one buffer. */
+/** Above this many UTF-16 units a text's UTF-8 length is counted exactly rather than bounded (3 bytes a unit). */
+const BOUNDED_UP_TO = 16_384;
+
+const sizeBound = (text: string): number => (text.length > BOUNDED_UP_TO ? Buffer.byteLength(text) : 3 * text.length);
+
+/**
+ * `texts` as consecutive text frames, in order, in one buffer. A short text is encoded once,
+ * straight into the buffer after room for the longest header its UTF-8 length could need; when its
+ * encoded length needs a shorter header, the payload moves back to meet it.
+ */
 export function textFrames(texts: readonly string[]): Buffer {
-  const lengths = texts.map((t) => Buffer.byteLength(t));
-  let total = 0;
-  for (const n of lengths) total += headerLength(n) + n;
-  const out = Buffer.allocUnsafe(total);
-  let at = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const n = lengths[i]!;
-    out[at++] = FIN_TEXT;
-    if (n < 126) out[at++] = n;
-    else if (n < 0x10000) {
-      out[at++] = 126;
-      out.writeUInt16BE(n, at);
-      at += 2;
-    } else {
-      out[at++] = 127;
-      out.writeBigUInt64BE(BigInt(n), at);
-      at += 8;
-    }
-    at += out.write(texts[i]!, at, 'utf8');
+  let bound = 0;
+  for (const t of texts) {
+    const size = sizeBound(t);
+    bound += headerLength(size) + size;
   }
-  return out;
+  const out = Buffer.allocUnsafe(bound);
+  let at = 0;
+  for (const text of texts) {
+    const room = headerLength(sizeBound(text));
+    const n = out.write(text, at + room, 'utf8');
+    const header = headerLength(n);
+    if (header !== room) out.copyWithin(at + header, at + room, at + room + n);
+    out[at] = FIN_TEXT;
+    if (n < 126) out[at + 1] = n;
+    else if (n < 0x10000) {
+      out[at + 1] = 126;
+      out.writeUInt16BE(n, at + 2);
+    } else {
+      out[at + 1] = 127;
+      out.writeBigUInt64BE(BigInt(n), at + 2);
+    }
+    at += header + n;
+  }
+  return out.subarray(0, at);
 }

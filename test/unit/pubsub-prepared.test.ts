@@ -15,7 +15,6 @@ class Client implements Subscriber {
   send(json: string): void {
     this.sent.push(json);
   }
-  flush(): void {}
 }
 
 const account = (lamports: number, data = new Uint8Array(0)): Account => ({ lamports, data, owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 });
