@@ -10,10 +10,11 @@ import { encodeAccount, type UiAccount } from '../rpc/encoding/account.ts';
 import { INVALID_REQUEST, isRpcError } from '../rpc/errors.ts';
 import { matchesFilters } from '../rpc/filters.ts';
 import { toRpcJson } from '../rpc/json.ts';
-import { deliver, SharedResults, withSlot } from './notification-text.ts';
+import { deliver, notificationText, SharedResults, withSlot } from './notification-text.ts';
+import { framed, type FramedTexts } from './ws-frames.ts';
 import type { SlotMemo } from './slot-memo.ts';
 import { TOKEN_PROGRAM_ID } from '../runtime/programs/token/state.ts';
-import type { AccountSub, Level, ProgramSub } from './subscriptions.ts';
+import type { AccountSub, Level, ProgramSub, Subscriber } from './subscriptions.ts';
 
 /** What accountSubscribe reports for an account that no longer exists (Agave: the default account). */
 const CLOSED_ACCOUNT: Account = { lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 };
@@ -72,15 +73,22 @@ function notifyProgram(subs: Set<ProgramSub>, address: Address, account: Account
   }
 }
 
-/** Result texts made for a sealed bank's changed accounts before it is confirmed, with the state they show. */
-interface Prepared {
+/** Result texts made for a sealed bank's changed account before it is confirmed, with the state they show and the subscriptions they were made for. */
+interface PreparedAccount {
   account: Account | null;
   results: SharedResults;
+  subs: AccountSub[];
+}
+
+/** What `prepare` made for a bank: texts by account, and each connection's messages framed, in the order onBank sends them. */
+interface Prepared {
+  accounts: Map<Address, PreparedAccount>;
+  byConnection: Map<Subscriber, FramedTexts>;
 }
 
 export class AccountNotifier {
   /** By sealed bank: what `prepare` made for its confirmed notifications. */
-  private readonly prepared = new WeakMap<Bank, Map<Address, Prepared>>();
+  private readonly prepared = new WeakMap<Bank, Prepared>();
 
   /** `processed` reads the working bank (a token account's mint under jsonParsed). */
   constructor(
@@ -132,13 +140,43 @@ export class AccountNotifier {
   prepare(level: Level, bank: Bank): void {
     if (level.accounts.size === 0) return;
     const read: Reader = (a) => bank.get(a);
-    const prepared = new Map<Address, Prepared>();
+    const accounts = new Map<Address, PreparedAccount>();
+    const messages = new Map<Subscriber, string[]>();
     this.forChangedAccounts(level, bank, (subs, address, account) => {
       const results = new SharedResults();
-      for (const sub of subs) accountText(results, sub, address, account, bank.slot, read);
-      prepared.set(address, { account, results });
+      const order: AccountSub[] = [];
+      for (const sub of subs) {
+        const text = notificationText(sub, accountText(results, sub, address, account, bank.slot, read));
+        order.push(sub);
+        const list = messages.get(sub.conn);
+        if (list) list.push(text);
+        else messages.set(sub.conn, [text]);
+      }
+      accounts.set(address, { account, results, subs: order });
     });
-    this.prepared.set(bank, prepared);
+    const byConnection = new Map<Subscriber, FramedTexts>();
+    for (const [conn, texts] of messages) byConnection.set(conn, framed(texts));
+    this.prepared.set(bank, { accounts, byConnection });
+  }
+
+  /**
+   * Whether `prepared` still holds exactly what onBank would send: the same changed accounts with
+   * subscriptions, each in the state its texts show, with the same subscriptions in the same order.
+   */
+  private unchangedSince(prepared: Prepared, level: Level, bank: Bank): boolean {
+    let same = true;
+    let seen = 0;
+    this.forChangedAccounts(level, bank, (subs, address, account) => {
+      seen++;
+      const made = prepared.accounts.get(address);
+      if (!made || made.account !== account || made.subs.length !== subs.size) {
+        same = false;
+        return;
+      }
+      let i = 0;
+      for (const sub of subs) if (sub !== made.subs[i++]) same = false;
+    });
+    return same && seen === prepared.accounts.size;
   }
 
   /** Calls `visit` for each account `bank` changed that `level` has subscriptions to (null: closed). */
@@ -164,11 +202,15 @@ export class AccountNotifier {
     if (level.accounts.size) {
       const prepared = this.prepared.get(bank);
       this.prepared.delete(bank);
-      this.forChangedAccounts(level, bank, (subs, address, account) => {
-        // Texts made for another state of the account (none should be) or encodings subscribed since are made now.
-        const made = prepared?.get(address);
-        notifyAccount(subs, address, account, bank.slot, read, made && made.account === account ? made.results : undefined);
-      });
+      if (prepared && this.unchangedSince(prepared, level, bank)) {
+        for (const [conn, messages] of prepared.byConnection) conn.sendFramed(messages);
+      } else {
+        this.forChangedAccounts(level, bank, (subs, address, account) => {
+          // Texts made for another state of the account (none should be) or encodings subscribed since are made now.
+          const made = prepared?.accounts.get(address);
+          notifyAccount(subs, address, account, bank.slot, read, made && made.account === account ? made.results : undefined);
+        });
+      }
     }
     if (level.programs.size) {
       for (const [address, changed] of changes) {

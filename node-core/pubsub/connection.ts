@@ -8,7 +8,7 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { Dispatcher } from '../rpc/dispatcher.ts';
-import { textFrames } from './ws-frames.ts';
+import { framesOf, type FramedTexts } from './ws-frames.ts';
 import { pubsubMethods, type PubsubContext } from './methods.ts';
 import type { Notifier } from './notifier.ts';
 import type { Outbox } from './outbox.ts';
@@ -80,9 +80,7 @@ export class Connection implements Subscriber {
 
   send(json: string): void {
     if (this.closed) return;
-    // A batch already held this turn was let through with nothing queued, and nothing is written
-    // until it leaves: the socket's unsent bytes are what they were then.
-    if (this.head === this.queue.length && (this.batched.length > 0 || this.unsentBytes() < this.deps.limits.highWaterBytes)) {
+    if (this.mayBatch()) {
       this.batch(json);
       return;
     }
@@ -99,17 +97,32 @@ export class Connection implements Subscriber {
     }
   }
 
-  /** Messages to leave together at the next flush. */
-  private batched: string[] = [];
+  sendFramed(framed: FramedTexts): void {
+    if (this.closed) return;
+    if (this.mayBatch()) this.batch(framed);
+    else for (const text of framed.texts) this.send(text);
+  }
+
+  /**
+   * Whether a message may join the batch rather than the queue: nothing queued, and the socket keeps
+   * up. A batch already held this turn was let through with nothing queued, and nothing is written
+   * until it leaves: the socket's unsent bytes are what they were then.
+   */
+  private mayBatch(): boolean {
+    return this.head === this.queue.length && (this.batched.length > 0 || this.unsentBytes() < this.deps.limits.highWaterBytes);
+  }
+
+  /** Messages to leave together at the next flush: texts, or runs of them already framed. */
+  private batched: Array<string | FramedTexts> = [];
 
   /**
    * Holds a message until the outbox flushes (a slot's notifications to one client are often many):
    * the notifier flushes as each chain event's handler ends, the outbox in a microtask otherwise
    * (outbox.ts).
    */
-  private batch(json: string): void {
+  private batch(message: string | FramedTexts): void {
     if (this.batched.length === 0) this.deps.outbox.hold(this);
-    this.batched.push(json);
+    this.batched.push(message);
   }
 
   /**
@@ -118,12 +131,12 @@ export class Connection implements Subscriber {
    * through ws.send, which reports why they cannot leave.
    */
   flush(): void {
-    const texts = this.batched;
-    if (texts.length === 0) return;
+    const held = this.batched;
+    if (held.length === 0) return;
     this.batched = [];
     const socket = (this.ws as unknown as { _socket?: Socket })._socket;
-    if (this.ws.readyState === this.ws.OPEN && socket) socket.write(textFrames(texts), this.onWritten);
-    else for (const text of texts) this.ws.send(text, this.onWritten);
+    if (this.ws.readyState === this.ws.OPEN && socket) socket.write(framesOf(held), this.onWritten);
+    else for (const m of held) for (const text of typeof m === 'string' ? [m] : m.texts) this.ws.send(text, this.onWritten);
   }
 
   /** Bytes the peer has not taken yet (what the socket holds; this turn's batch is not written yet). */
@@ -137,7 +150,7 @@ export class Connection implements Subscriber {
     const high = this.deps.limits.highWaterBytes;
     // The batch counts as unsent: it leaves at the next flush.
     let batchedBytes = 0;
-    for (const text of this.batched) batchedBytes += text.length;
+    for (const m of this.batched) batchedBytes += typeof m === 'string' ? m.length : m.frames.length;
     while (this.head < this.queue.length && this.unsentBytes() + batchedBytes < high) {
       const json = this.queue[this.head]!;
       this.queue[this.head++] = '';
@@ -176,3 +189,4 @@ export class Connection implements Subscriber {
     this.deps.registry.removeAll(this);
   }
 }
+

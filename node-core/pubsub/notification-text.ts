@@ -18,9 +18,13 @@ const METHODS: Readonly<Record<Subscription['kind'], string>> = {
 
 export const notificationMethod = (kind: Subscription['kind']): string => METHODS[kind];
 
-/** Sends `{"jsonrpc":"2.0","method":…,"params":{"result":<resultJson>,"subscription":id}}`. */
+/** `{"jsonrpc":"2.0","method":…,"params":{"result":<resultJson>,"subscription":id}}`. */
+export const notificationText = (sub: Subscription, resultJson: string): string =>
+  `{"jsonrpc":"2.0","method":"${METHODS[sub.kind]}","params":{"result":${resultJson},"subscription":${sub.id}}}`;
+
+/** Sends `sub` its notification of `resultJson`. */
 export function deliver(sub: Subscription, resultJson: string): void {
-  sub.conn.send(`{"jsonrpc":"2.0","method":"${METHODS[sub.kind]}","params":{"result":${resultJson},"subscription":${sub.id}}}`);
+  sub.conn.send(notificationText(sub, resultJson));
 }
 
 /** `{"context":{"slot":…},"value":…}`, the shape of every notification that carries a context. */

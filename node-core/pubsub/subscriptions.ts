@@ -7,11 +7,14 @@ import type { Commitment } from '../ledger/commitment.ts';
 import type { AccountFilter } from '../rpc/filters.ts';
 import type { AccountEncoding, DataSlice } from '../rpc/encoding/account.ts';
 import type { TransactionDetails, TransactionEncoding } from '../rpc/encoding/transaction.ts';
+import type { FramedTexts } from './ws-frames.ts';
 
 /** What a subscription needs of its connection. */
 export interface Subscriber {
   /** Queues one JSON text for the client (written when the chain event's notifications are all queued: outbox.ts). */
   send(json: string): void;
+  /** send() of each of `framed.texts`, in order, whose frames were built ahead. */
+  sendFramed(framed: FramedTexts): void;
   /** Ids of this connection's live subscriptions. */
   readonly subscriptions: Set<number>;
 }

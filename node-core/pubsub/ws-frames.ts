@@ -7,6 +7,14 @@ const FIN_TEXT = 0x81;
 
 const headerLength = (payload: number): number => (payload < 126 ? 2 : payload < 0x10000 ? 4 : 10);
 
+/** Messages for one client with their frames already built (ahead of the event that sends them). */
+export interface FramedTexts {
+  readonly texts: readonly string[];
+  readonly frames: Buffer;
+}
+
+export const framed = (texts: readonly string[]): FramedTexts => ({ texts, frames: textFrames(texts) });
+
 /** Above this many UTF-16 units a text's UTF-8 length is counted exactly rather than bounded (3 bytes a unit). */
 const BOUNDED_UP_TO = 16_384;
 
@@ -42,4 +50,22 @@ export function textFrames(texts: readonly string[]): Buffer {
     at += header + n;
   }
   return out.subarray(0, at);
+}
+
+/** The frames of held messages, in order: runs of texts framed now, framed runs as they are. */
+export function framesOf(held: ReadonlyArray<string | FramedTexts>): Buffer {
+  if (held.length === 1 && typeof held[0] !== 'string') return held[0]!.frames;
+  const pieces: Buffer[] = [];
+  let texts: string[] = [];
+  for (const m of held) {
+    if (typeof m === 'string') {
+      texts.push(m);
+      continue;
+    }
+    if (texts.length) pieces.push(textFrames(texts));
+    texts = [];
+    pieces.push(m.frames);
+  }
+  if (texts.length) pieces.push(textFrames(texts));
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
 }

@@ -7,13 +7,20 @@ import type { Bank } from '../../node-core/ledger/bank.ts';
 import { AccountNotifier } from '../../node-core/pubsub/accounts.ts';
 import type { SlotMemo } from '../../node-core/pubsub/slot-memo.ts';
 import { Level, type AccountSub, type Subscriber } from '../../node-core/pubsub/subscriptions.ts';
+import type { FramedTexts } from '../../node-core/pubsub/ws-frames.ts';
 import type { Account } from '../../node-core/runtime/account.ts';
 
 class Client implements Subscriber {
   readonly subscriptions = new Set<number>();
   readonly sent: string[] = [];
+  /** Messages that came already framed. */
+  framed = 0;
   send(json: string): void {
     this.sent.push(json);
+  }
+  sendFramed(framed: FramedTexts): void {
+    this.framed += framed.texts.length;
+    for (const text of framed.texts) this.send(text);
   }
 }
 
@@ -85,4 +92,52 @@ test('a prepared bank\'s texts are used once: a second onBank at that level make
   n.onBank(level, bank);
   assert.equal(conn.sent.length, 2);
   assert.equal(conn.sent[0], conn.sent[1]);
+});
+
+test('with nothing changed since, each connection gets its prepared messages framed, as onBank alone would send them', () => {
+  const [a, b] = [generateKeypair().address, generateKeypair().address];
+  const changes = new Map<string, Account | null>([[a, account(5)], [b, account(8)]]);
+  const sent = (prepare: boolean) => {
+    const level = new Level();
+    const [one, two] = [new Client(), new Client()];
+    nextId = 0;
+    subscribe(level, one, a, 'base64');
+    subscribe(level, two, a, 'base58');
+    subscribe(level, one, b, 'base58');
+    subscribe(level, two, b, 'base64');
+    const bank = bankWith(4, changes);
+    const n = notifier();
+    if (prepare) n.prepare(level, bank);
+    n.onBank(level, bank);
+    return [one, two];
+  };
+  const [one, two] = sent(true);
+  const [alone1, alone2] = sent(false);
+  assert.equal(one!.framed, 2);
+  assert.equal(two!.framed, 2);
+  assert.equal(alone1!.framed, 0);
+  assert.deepEqual(one!.sent, alone1!.sent);
+  assert.deepEqual(two!.sent, alone2!.sent);
+});
+
+test('a subscription replaced by another since the texts were made: the new one is told, the old one not', () => {
+  const { a, level, conn, bank, n } = preparedOne(5);
+  const old = [...level.accounts.get(a)!][0]!;
+  level.accounts.get(a)!.delete(old);
+  const other = new Client();
+  const replacement = subscribe(level, other, a, 'base64');
+  n.onBank(level, bank);
+  assert.equal(conn.sent.length, 0);
+  assert.equal(other.sent.length, 1);
+  assert.equal(other.framed, 0);
+  assert.match(other.sent[0]!, new RegExp(`"subscription":${replacement.id}\\}`));
+});
+
+test('an account written after its texts were made: not sent framed, and told of the state at confirmation', () => {
+  const { a, changes, level, conn, bank, n } = preparedOne(6);
+  changes.set(a, account(7));
+  n.onBank(level, bank);
+  assert.equal(conn.framed, 0);
+  assert.equal(conn.sent.length, 1);
+  assert.match(conn.sent[0]!, /"lamports":7,/);
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { textFrames } from '../../node-core/pubsub/ws-frames.ts';
+import { framed, framesOf, textFrames } from '../../node-core/pubsub/ws-frames.ts';
 
 /** ws's frame reader: exported by ws at run time, not in @types/ws. */
 interface FrameReceiver {
@@ -42,4 +42,11 @@ test('the header lengths: 2, 4 and 10 bytes at the 126 and 65,536 byte boundarie
   // Multi-byte characters count in bytes, not UTF-16 units.
   assert.equal(textFrames(['€'.repeat(42)]).length, 2 + 126 + 2);
   assert.equal(textFrames([]).length, 0);
+});
+
+test('held texts and runs framed ahead leave as one buffer, in their order', async () => {
+  const ahead = framed(['b', 'c'.repeat(300)]);
+  assert.deepEqual(await received(framesOf(['a', ahead, 'd', 'e'])), ['a', 'b', 'c'.repeat(300), 'd', 'e']);
+  assert.equal(framesOf([ahead]), ahead.frames);
+  assert.deepEqual(await received(framesOf([ahead, ahead])), ['b', 'c'.repeat(300), 'b', 'c'.repeat(300)]);
 });
