@@ -7,12 +7,14 @@
  *   npm run bench:rpc-reads [-- --count N --concurrency C --clients N]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { postFromProcesses, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { foundryBinary } from '../test/helpers/evm.ts';
 import { headline } from './lib/headline.ts';
+import { threadCpu } from './lib/thread-cpu.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '60000' }, concurrency: { type: 'string', default: '32' }, clients: { type: 'string', default: '2' } } });
 const COUNT = Number(values.count);
@@ -23,13 +25,26 @@ const ANVIL_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const GANACHE_ACCOUNT = '0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function measure(label: string, url: string, body: (i: number) => string): Promise<number> {
+/** CPU microseconds per request of each server measured, and of its load clients: where the machine's cores went. */
+const cpuPerRequest: Array<{ label: string; server: number; clients: number }> = [];
+
+/** Requests per second of the server at `url` (process `pid`), with the CPU each request cost it and the load clients. */
+async function measure(label: string, url: string, pid: number, body: (i: number) => string): Promise<number> {
   // Warm up connections and JIT, then measure.
   await postFromProcesses(url, Array.from({ length: 2_000 }, (_, i) => body(i)), CONCURRENCY, CLIENTS);
+  const before = threadCpu(pid);
   const r = await postFromProcesses(url, Array.from({ length: COUNT }, (_, i) => body(i)), CONCURRENCY, CLIENTS);
+  const after = threadCpu(pid);
   if (r.errors) throw new Error(`${label}: ${r.errors} errors, first: ${r.firstError}`);
   const rate = r.ok / r.seconds;
-  console.log(`  ${label}: ${r.ok} requests in ${r.seconds.toFixed(2)} s = ${rate.toFixed(0)} requests/s`);
+  let cpu = '';
+  if (before && after && r.clientCpuMs !== undefined) {
+    const server = ((after.total - before.total) * 1000) / r.ok;
+    const clients = (r.clientCpuMs * 1000) / r.ok;
+    cpuPerRequest.push({ label, server, clients });
+    cpu = `; CPU per request: server ${server.toFixed(1)} µs, load clients ${clients.toFixed(1)} µs`;
+  }
+  console.log(`  ${label}: ${r.ok} requests in ${r.seconds.toFixed(2)} s = ${rate.toFixed(0)} requests/s${cpu}`);
   return rate;
 }
 
@@ -53,8 +68,8 @@ let ours: number;
 let oursEth: number;
 try {
   const address = node.faucet.address;
-  ours = await measure('isthmus getBalance', node.rpcUrl, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: [address] }));
-  oursEth = await measure('isthmus eth_getBalance', node.evmRpcUrl, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
+  ours = await measure('isthmus getBalance', node.rpcUrl, node.child.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: [address] }));
+  oursEth = await measure('isthmus eth_getBalance', node.evmRpcUrl, node.child.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
 } finally {
   await node.stop();
 }
@@ -66,7 +81,7 @@ async function measureBareServer(label: string, script: string): Promise<number>
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitReady(child, url, 'getBalance');
-    return await measure(label, url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: ['x'] }));
+    return await measure(label, url, child.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: ['x'] }));
   } finally {
     child.kill('SIGKILL');
   }
@@ -85,7 +100,7 @@ if (anvilBinary) {
   try {
     const url = `http://127.0.0.1:${anvilPort}`;
     await waitForEthNode(url, 'anvil');
-    anvil = await measure('anvil eth_getBalance', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
+    anvil = await measure('anvil eth_getBalance', url, child.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
   } finally {
     child.kill('SIGKILL');
   }
@@ -97,7 +112,7 @@ let peer: number;
 try {
   const url = `http://127.0.0.1:${ganachePort}`;
   await waitReady(ganache, url, 'eth_blockNumber');
-  peer = await measure('ganache eth_getBalance', url, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [GANACHE_ACCOUNT, 'latest'] }));
+  peer = await measure('ganache eth_getBalance', url, ganache.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [GANACHE_ACCOUNT, 'latest'] }));
 } finally {
   ganache.kill('SIGKILL');
 }
@@ -113,4 +128,13 @@ if (anvil !== null) {
   console.log(`vs anvil             getBalance ${(ours / anvil).toFixed(2)}x, eth_getBalance ${oursEth.toFixed(0)}/s = ${(oursEth / anvil).toFixed(2)}x (anvil eth_getBalance ${anvil.toFixed(0)}/s; goal 1.0x)`);
   headline({ bench: 'rpc-reads', figure: 'getBalance vs Anvil eth_getBalance', value: ours, unit: 'req/s', peer: { name: 'Anvil', value: anvil }, goal: '≥ 1.0x Anvil' });
   headline({ bench: 'rpc-reads', figure: 'eth_getBalance', value: oursEth, unit: 'req/s', peer: { name: 'Anvil', value: anvil }, goal: '≥ 1.0x Anvil' });
+}
+
+// With every core busy, a server's rate is bounded by the cores over what a request costs the server
+// and its clients together: a second server thread could not pass that bound.
+const cores = os.availableParallelism();
+console.log('');
+console.log(`CPU per request (µs; ${cores} cores, all shared by the server and its ${CLIENTS} load client processes):`);
+for (const c of cpuPerRequest) {
+  console.log(`  ${c.label.padEnd(62)} server ${c.server.toFixed(1).padStart(5)}  clients ${c.clients.toFixed(1).padStart(5)}  → at most ${((cores * 1e6) / (c.server + c.clients)).toFixed(0)}/s with every core busy`);
 }

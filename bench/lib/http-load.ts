@@ -10,6 +10,8 @@ export interface LoadResult {
   errors: number;
   /** First JSON-RPC error seen, for the report. */
   firstError?: string;
+  /** CPU milliseconds the load clients spent over the run (postFromProcesses). */
+  clientCpuMs?: number;
 }
 
 export interface LoadOptions {
@@ -142,13 +144,14 @@ export async function postFromProcesses(url: string, bodies: string[], concurren
     await Promise.all(ready);
     const done = children.map(message);
     for (const child of children) child.send({ go: true });
-    const reports = (await Promise.all(done)) as { result: LoadResult; startedAt: number; endedAt: number }[];
+    const reports = (await Promise.all(done)) as { result: LoadResult; startedAt: number; endedAt: number; cpuMs: number }[];
     const seconds = (Math.max(...reports.map((r) => r.endedAt)) - Math.min(...reports.map((r) => r.startedAt))) / 1000;
     return {
       seconds,
       ok: reports.reduce((n, r) => n + r.result.ok, 0),
       errors: reports.reduce((n, r) => n + r.result.errors, 0),
       firstError: reports.find((r) => r.result.firstError)?.result.firstError,
+      clientCpuMs: reports.reduce((n, r) => n + r.cpuMs, 0),
     };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill();
