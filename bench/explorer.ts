@@ -64,10 +64,11 @@ async function rpcCall(url: string, method: string, params?: unknown): Promise<J
 }
 
 async function startNode(ledger: string): Promise<{ node: ChildProcess; rpcUrl: string; startMs: number }> {
-  const [rpcPort, evmPort] = await freePorts(2);
+  // The WebSocket port too: by default it is the RPC port + 1, which another process may hold.
+  const [rpcPort, pubsubPort, evmPort] = await freePorts(3);
   const rpcUrl = `http://127.0.0.1:${rpcPort}`;
   const t0 = performance.now();
-  const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--evm-rpc-port', String(evmPort), '--quiet'];
+  const args = ['start', '--ledger', ledger, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), '--quiet'];
   const node = spawn(process.execPath, [path.resolve(values.bin!), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
   await waitForRpc(rpcUrl, node, 60_000);
   return { node, rpcUrl, startMs: performance.now() - t0 };

@@ -15,6 +15,7 @@ import { launchBrowser } from '../helpers/browser.ts';
 import { killLeftovers, ROOT } from '../helpers/cli-process.ts';
 import { waitFor } from '../helpers/node.ts';
 import { newPage, screenshot, startExplorerNode, waitForPage, type ExplorerNode } from '../helpers/explorer-e2e.ts';
+import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 const SYSTEM = SystemProgram.programId.toBase58();
 const TRANSFER = Keypair.generate().publicKey;
@@ -60,6 +61,7 @@ describe('explorer: a deployed program\'s CPI, failure and return data', { timeo
   });
   after(async () => {
     await browser?.close();
+    if (conn) await closeConnectionSocket(conn);
     await node?.stop();
     killLeftovers();
   });

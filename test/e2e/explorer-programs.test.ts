@@ -17,6 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
 import { killLeftovers, ROOT } from '../helpers/cli-process.ts';
 import { newPage, screenshot, startExplorerNode, waitForPage, type ExplorerNode } from '../helpers/explorer-e2e.ts';
+import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 const LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
 const ATA = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
@@ -47,6 +48,7 @@ describe('explorer: program pages, log tree, inner instructions', { timeout: 120
   });
   after(async () => {
     await browser?.close();
+    if (conn) await closeConnectionSocket(conn);
     await node?.stop();
     killLeftovers();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import { compileMessage, signTransaction } from '../../node-core/runtime/message
 import { runToExit } from '../helpers/cli-process.ts';
 import { checkValueConservation } from '../helpers/conservation.ts';
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
+import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 const BRIDGE_ABI = ['function transferToNative(bytes32 native_recipient) payable'];
@@ -44,6 +45,7 @@ describe('the bridge between the spaces', () => {
   });
   after(async () => {
     provider.destroy();
+    await closeConnectionSocket(connection);
     await node.stop();
   });
 

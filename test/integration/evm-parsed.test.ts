@@ -15,6 +15,7 @@ import { depositInstructions } from '../../node-core/evm/deposit.ts';
 import { deriveEvmKeys } from '../../node-core/keys/evm-keys.ts';
 import { compileFixture, LONG_NOTE } from '../helpers/evm.ts';
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
+import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 const counter = compileFixture('Counter.sol', 'Counter');
@@ -38,6 +39,7 @@ describe('jsonParsed EVM instructions and decoded EVM fields, with real clients'
   });
   after(async () => {
     provider.destroy();
+    await closeConnectionSocket(connection);
     await node.stop();
   });
 

@@ -32,10 +32,11 @@ describe(`a node on a ${SLOTS.toLocaleString('en')}-slot ledger`, { timeout: 15 
 
   before(async () => {
     ledger = await copyOfLongLedger(SLOTS, { progress: (s) => console.log(`long ledger: slot ${s}`) });
-    const [rpcPort, evmPort] = await freePorts(2);
+    // The WebSocket port too: by default it is the RPC port + 1, which another process may hold.
+    const [rpcPort, pubsubPort, evmPort] = await freePorts(3);
     url = `http://127.0.0.1:${rpcPort}`;
     const t0 = Date.now();
-    node = runIsthmus(['start', '--ledger', ledger.dir, '--rpc-port', String(rpcPort), '--evm-rpc-port', String(evmPort), '--quiet']);
+    node = runIsthmus(['start', '--ledger', ledger.dir, '--rpc-port', String(rpcPort), '--rpc-pubsub-port', String(pubsubPort), '--evm-rpc-port', String(evmPort), '--quiet']);
     await waitForRpc(url, node.child, 60_000);
     startMs = Date.now() - t0;
     console.log(`started on ${ledger.lastSlot} slots in ${startMs} ms (ledger made in ${ledger.elapsedMs} ms)`);

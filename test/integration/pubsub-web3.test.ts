@@ -22,6 +22,7 @@ import {
 } from '@solana/web3.js';
 import bs58 from 'bs58';
 import { startTestNode, waitFor, type TestNode } from '../helpers/node.ts';
+import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 let node: TestNode;
 let conn: Connection;
@@ -57,14 +58,7 @@ before(async () => {
 });
 
 after(async () => {
-  // Close web3.js's socket normally (1000) before the node goes: on any other close code its
-  // client keeps reconnecting to the stopped node.
-  const rws = (conn as unknown as { _rpcWebSocket: { socket?: { readyState: number }; once(e: 'close', f: () => void): void; close(): void } })._rpcWebSocket;
-  if (rws.socket && rws.socket.readyState <= 1) {
-    const closed = new Promise<void>((r) => rws.once('close', () => r()));
-    rws.close();
-    await closed;
-  }
+  await closeConnectionSocket(conn);
   await node?.stop();
 });
 

@@ -18,6 +18,7 @@ import { rpc, startTestNode, tempLedger, waitFor, type TestNode } from '../helpe
 import { startChainProcess } from '../helpers/chain-process.ts';
 import { subscribe } from '../helpers/subscription.ts';
 import { chainClients, closeChainClients } from '../helpers/chain-clients.ts';
+import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 const BRIDGE_ABI = ['function transferToNative(bytes32 native_recipient) payable'];
@@ -35,8 +36,11 @@ describe('snapshots and revert on a running node', () => {
     node = await startTestNode({ mnemonic: WORDS });
     ({ connection, provider, alice, payer } = chainClients(node, WORDS, Keypair.fromSecretKey(node.keys.devAccounts[0]!.secretKey)));
   });
+  /** The connections afterReverts made, whose sockets are closed before the node stops. */
+  const freshConnections: Connection[] = [];
   after(async () => {
     await closeChainClients({ connection, provider });
+    for (const fresh of freshConnections) await closeConnectionSocket(fresh);
     await node.stop();
   });
 
@@ -47,7 +51,11 @@ describe('snapshots and revert on a running node', () => {
    * preflight with BlockhashNotFound, as on a cluster after a fork switch. Which slot it came from
    * depends on timing; a new connection fetches a blockhash of the chain as it is now.
    */
-  const afterReverts = () => new Connection(node.rpcUrl, { commitment: 'confirmed', wsEndpoint: node.pubsubUrl });
+  const afterReverts = () => {
+    const fresh = new Connection(node.rpcUrl, { commitment: 'confirmed', wsEndpoint: node.pubsubUrl });
+    freshConnections.push(fresh);
+    return fresh;
+  };
 
   test("viem's test client: snapshot, a transfer, revert; the balance, nonce and block number are back", async () => {
     const chain = defineChain({ id: node.evm.chainId, name: 'isthmus', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.evmRpcUrl] } } });

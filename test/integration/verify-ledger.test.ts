@@ -18,6 +18,7 @@ import { compileMessage, signTransaction } from '../../node-core/runtime/message
 import { openLedgerStore } from '../../node-core/node/open-ledger.ts';
 import { runToExit } from '../helpers/cli-process.ts';
 import { startTestNode, tempLedger, waitFor, type TestNode } from '../helpers/node.ts';
+import { closeConnectionSocket } from '../helpers/web3-connection.ts';
 
 const WORDS = 'test test test test test test test test test test test junk';
 
@@ -71,6 +72,7 @@ describe('isthmus verify-ledger', () => {
   });
   after(async () => {
     provider.destroy();
+    await closeConnectionSocket(connection);
     await stopNode();
     for (const dir of [ledger, ...copies]) fs.rmSync(dir, { recursive: true, force: true });
   });
