@@ -189,4 +189,3 @@ export class Connection implements Subscriber {
     this.deps.registry.removeAll(this);
   }
 }
-
