@@ -41,22 +41,29 @@ function subscribe(level: Level, conn: Client, address: string, encoding: 'base6
 
 const notifier = () => new AccountNotifier({} as SlotMemo);
 
+/** A bank at `slot` with `changes` confirmed (its texts prepared first, or not) to the subscriptions `subscribeAll` makes: its clients, as they were told. */
+function confirmed(slot: number, changes: Map<string, Account | null>, prepare: boolean, subscribeAll: (level: Level) => Client[]): Client[] {
+  const level = new Level();
+  nextId = 0;
+  const clients = subscribeAll(level);
+  const bank = bankWith(slot, changes);
+  const n = notifier();
+  if (prepare) n.prepare(level, bank);
+  n.onBank(level, bank);
+  return clients;
+}
+
 test('notifications of a prepared bank are the texts onBank makes itself', () => {
   const [a, b] = [generateKeypair().address, generateKeypair().address];
   const changes = new Map<string, Account | null>([[a, account(5, Uint8Array.of(1, 2, 3))], [b, null]]);
-  const sent = (prepare: boolean) => {
-    const level = new Level();
-    const conn = new Client();
-    nextId = 0;
-    subscribe(level, conn, a, 'base64');
-    subscribe(level, conn, a, 'base58');
-    subscribe(level, conn, b, 'base64');
-    const bank = bankWith(7, changes);
-    const n = notifier();
-    if (prepare) n.prepare(level, bank);
-    n.onBank(level, bank);
-    return conn.sent;
-  };
+  const sent = (prepare: boolean) =>
+    confirmed(7, changes, prepare, (level) => {
+      const conn = new Client();
+      subscribe(level, conn, a, 'base64');
+      subscribe(level, conn, a, 'base58');
+      subscribe(level, conn, b, 'base64');
+      return [conn];
+    })[0]!.sent;
   const ahead = sent(true);
   assert.equal(ahead.length, 3);
   assert.deepEqual(ahead, sent(false));
@@ -97,20 +104,15 @@ test('a prepared bank\'s texts are used once: a second onBank at that level make
 test('with nothing changed since, each connection gets its prepared messages framed, as onBank alone would send them', () => {
   const [a, b] = [generateKeypair().address, generateKeypair().address];
   const changes = new Map<string, Account | null>([[a, account(5)], [b, account(8)]]);
-  const sent = (prepare: boolean) => {
-    const level = new Level();
-    const [one, two] = [new Client(), new Client()];
-    nextId = 0;
-    subscribe(level, one, a, 'base64');
-    subscribe(level, two, a, 'base58');
-    subscribe(level, one, b, 'base58');
-    subscribe(level, two, b, 'base64');
-    const bank = bankWith(4, changes);
-    const n = notifier();
-    if (prepare) n.prepare(level, bank);
-    n.onBank(level, bank);
-    return [one, two];
-  };
+  const sent = (prepare: boolean) =>
+    confirmed(4, changes, prepare, (level) => {
+      const [one, two] = [new Client(), new Client()];
+      subscribe(level, one, a, 'base64');
+      subscribe(level, two, a, 'base58');
+      subscribe(level, one, b, 'base58');
+      subscribe(level, two, b, 'base64');
+      return [one, two];
+    });
   const [one, two] = sent(true);
   const [alone1, alone2] = sent(false);
   assert.equal(one!.framed, 2);
