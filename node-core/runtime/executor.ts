@@ -348,7 +348,7 @@ function* execution(tx: Transaction, env: ExecutionEnv): Generator<Promise<void>
 
   const m = tx.message;
   const engine = onEngine
-    ? executeOnEngine({ tx, keys: loaded.keys, chargedPayer, engineFee: transactionFee(tx, budget, SbfEngine.LAMPORTS_PER_SIGNATURE), read: env.readAccount, sysvars: env.sysvars, programs: env.programs })
+    ? executeOnEngine({ tx, keys: loaded.keys, chargedPayer, engineFee: transactionFee(tx, budget, SbfEngine.LAMPORTS_PER_SIGNATURE), read: env.readAccount, sysvars: env.sysvars, programs: env.programs, simulation: env.simulation })
     : null;
   if (engine) {
     for (const line of engine.logs) logs.lines.push(line); // the engine applies Agave's log limit itself

@@ -119,6 +119,19 @@ describe('sBPF engine in the executor', () => {
     assert.ok(r.logs.includes(`Program ${SYSTEM_PROGRAM_ID} invoke [2]`));
   });
 
+  it('an account the engine already holds is copied in again once the bank holds another object for it: a recipient paid twice has both payments', () => {
+    const w = new World();
+    const transfer = w.deploy(elf('simple_transfer_program.so'), 0);
+    const recipient = generateKeypair().address;
+    const amount = new Uint8Array(8);
+    new DataView(amount.buffer).setBigUint64(0, 1_000_000n, false);
+    const pay = () => w.run(sysvarsAt(10), [{ programId: transfer, accounts: [{ key: w.payer.address, signer: true, writable: true }, { key: recipient, writable: true }, { key: SYSTEM_PROGRAM_ID }], data: amount }]);
+    assert.equal(pay().err, null);
+    assert.equal(w.balance(recipient), 1_000_000);
+    assert.equal(pay().err, null);
+    assert.equal(w.balance(recipient), 2_000_000);
+  });
+
   it('a failing program: its Custom error, the fee charged and nothing else changed', () => {
     const w = new World();
     const up = w.deploy(elf('solana_bpf_rust_upgradeable.so'), 0);

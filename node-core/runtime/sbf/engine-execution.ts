@@ -27,14 +27,23 @@ export interface EngineOutcome {
   post: Map<Address, Account>;
 }
 
-let engine: SbfEngine | null = null;
+/**
+ * The process's two engines, each created on first use: one for simulations (preflight,
+ * simulateTransaction), one for the blocks' transactions. Preflight reads another bank than the block
+ * being filled, and one engine serving both set the other bank's sysvars (clock, slot hashes) back
+ * and forth every transaction; each engine now sees its banks' sysvars change once a slot.
+ */
+const engines = new Map<'simulation' | 'execution', SbfEngine>();
 
-/** The process's one engine, created on first use; null where the addon does not load. */
-export function sbfEngine(): SbfEngine | null {
+/** The engine for simulations or for execution; null where the addon does not load. */
+export function sbfEngine(role: 'simulation' | 'execution'): SbfEngine | null {
+  const engine = engines.get(role);
   if (engine) return engine;
   const a = sbfEngineAvailability();
   if (!a.available) return null;
-  return (engine = new SbfEngine(a.binding));
+  const created = new SbfEngine(a.binding);
+  engines.set(role, created);
+  return created;
 }
 
 export interface EngineInput {
@@ -47,19 +56,22 @@ export interface EngineInput {
   read: (address: Address) => Account | null;
   sysvars: Sysvars;
   programs: ProgramRegistry;
+  /** A simulation (preflight, simulateTransaction), run on the simulations' engine. */
+  simulation: boolean;
 }
 
 export function executeOnEngine(input: EngineInput): EngineOutcome {
   const { tx, keys, read, programs } = input;
   const m = tx.message;
-  const e = sbfEngine();
+  const e = sbfEngine(input.simulation ? 'simulation' : 'execution');
   if (!e) return engineUnavailable(input);
 
   e.setSysvars(input.sysvars);
   const addresses = [...keys, ...(m.addressTableLookups ?? []).map((l) => l.accountKey)];
-  // The engine serves its builtins (the node's, as Agave has them), the sysvars and the loaders itself.
-  e.load(addresses, read, (k) => programs.has(k) || SYSVAR_IDS.has(k) || BPF_LOADER_IDS.has(k), input.sysvars.clock.slot);
   const payer = keys[0]!;
+  // The engine serves its builtins (the node's, as Agave has them), the sysvars and the loaders itself;
+  // the fee payer goes in charged, below.
+  e.load(addresses, read, (k) => k === payer || programs.has(k) || SYSVAR_IDS.has(k) || BPF_LOADER_IDS.has(k), input.sysvars.clock.slot);
   e.setAccount(payer, { ...input.chargedPayer, lamports: input.chargedPayer.lamports + input.engineFee });
 
   const run = e.simulate(tx.wire);

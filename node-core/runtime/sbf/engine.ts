@@ -10,6 +10,10 @@
  * program from and re-sets the program only when that changed (a deploy, an upgrade, a bank of another
  * commitment with older bytes), which keeps an old bank from running newer code.
  *
+ * An account is copied in only when the engine does not already hold that very Account object of the
+ * bank (banks replace an account's object whenever it changes, and a simulation changes nothing in
+ * the engine): a program's account and programdata, a token mint, are copied once, not per transaction.
+ *
  * Agave's visibility rules LiteSVM lacks are imposed the same way: a program whose programdata was
  * written in the current slot (deploy, upgrade, extend) or that has no programdata left (closed) is set
  * while the engine's programdata is empty, so the engine's loader answers as Agave's does for a
@@ -31,8 +35,8 @@ const U64_MAX = (1n << 64n) - 1n;
 const SYSTEM_BYTES = addressToBytes(SYSTEM_PROGRAM_ID);
 const UPGRADEABLE_BYTES = addressToBytes(BPF_LOADER_UPGRADEABLE_ID);
 
-/** What the engine's cache holds for a program: compiled from these bytes, or set as not deployed. */
-type ProgramStamp = { kind: 'compiled'; bytes: Uint8Array } | { kind: 'notDeployed' };
+/** What the engine's cache holds for a program: compiled from these bytes (of this bank account), or set as not deployed. */
+type ProgramStamp = { kind: 'compiled'; bytes: Uint8Array; from: Account } | { kind: 'notDeployed' };
 
 export interface EngineRun {
   ok: boolean;
@@ -93,6 +97,8 @@ function assetBytes(name: string): Uint8Array {
 export class SbfEngine {
   private readonly svm: LiteSvm;
   private readonly programs = new Map<Address, ProgramStamp>();
+  /** The bank account whose copy the engine holds at an address (null: an empty account); absent when unknown. */
+  private readonly held = new Map<Address, Account | null>();
   private sysvarsSet: Sysvars | null = null;
   private clockKey = '';
   /** Programs that run as the node's builtins at top level and as these real builds inside the engine. */
@@ -117,13 +123,16 @@ export class SbfEngine {
     return new this.binding.Account(BigInt(a.lamports), a.data, addressBytes(a.owner), a.executable, rentEpoch);
   }
 
+  /** Copies the bank's account (null: absent, an empty account) into the engine, unless it holds that very one. */
   private setRaw(address: Address, a: Account | null): void {
-    const account = a ?? { lamports: 0, data: new Uint8Array(0), owner: SYSTEM_PROGRAM_ID, executable: false, rentEpoch: 0 };
-    this.svm.setAccount(addressBytes(address), this.toEngine(account));
+    if (this.held.get(address) === a && this.held.has(address)) return;
+    if (a === null) this.svm.setAccount(addressBytes(address), new this.binding.Account(0n, new Uint8Array(0), SYSTEM_BYTES, false, 0n));
+    else this.svm.setAccount(addressBytes(address), this.toEngine(a));
+    this.held.set(address, a);
   }
 
   private setEmpty(address: Address): void {
-    this.svm.setAccount(addressBytes(address), new this.binding.Account(0n, new Uint8Array(0), SYSTEM_BYTES, false, 0n));
+    this.setRaw(address, null);
   }
 
   /** Sets the engine's sysvars from the bank's (only what changed since the last transaction). */
@@ -177,9 +186,9 @@ export class SbfEngine {
     if (upgradeable) {
       const pd = read(upgradeable.programData);
       if (upgradeable.runnable) {
-        if (stamp?.kind === 'compiled' && sameBytes(stamp.bytes, pd!.data)) return this.setRaw(upgradeable.programData, pd);
+        if (stamp?.kind === 'compiled' && (stamp.from === pd || sameBytes(stamp.bytes, pd!.data))) return this.setRaw(upgradeable.programData, pd);
         this.setRaw(upgradeable.programData, pd);
-        this.setProgram(address, account, { kind: 'compiled', bytes: pd!.data.slice() });
+        this.setProgram(address, account, { kind: 'compiled', bytes: pd!.data.slice(), from: pd! });
       } else {
         if (stamp?.kind !== 'notDeployed') {
           this.setEmpty(upgradeable.programData);
@@ -190,12 +199,14 @@ export class SbfEngine {
       return;
     }
     // A program of BPF Loader 2 or 1 holds its ELF itself.
-    if (stamp?.kind === 'compiled' && sameBytes(stamp.bytes, account.data)) return;
-    this.setProgram(address, account, { kind: 'compiled', bytes: account.data.slice() });
+    if (stamp?.kind === 'compiled' && (stamp.from === account || sameBytes(stamp.bytes, account.data))) return;
+    this.setProgram(address, account, { kind: 'compiled', bytes: account.data.slice(), from: account });
   }
 
   private setProgram(address: Address, account: Account, stamp: ProgramStamp): void {
     try {
+      // Setting an executable account is what compiles it: always set, even the object the engine holds.
+      this.held.delete(address);
       this.setRaw(address, account);
       this.programs.set(address, stamp);
     } catch {
@@ -204,6 +215,7 @@ export class SbfEngine {
       const missing = programDataAddress(address);
       this.setEmpty(missing);
       this.svm.setAccount(addressBytes(address), new this.binding.Account(BigInt(account.lamports), encodeUpgradeableState({ kind: 'program', programData: missing }), UPGRADEABLE_BYTES, true, 0n));
+      this.held.delete(address);
       this.programs.set(address, { kind: 'notDeployed' });
     }
   }
