@@ -34,6 +34,8 @@ type EngineAccount = InstanceType<LiteSvmBinding['Account']>;
 const U64_MAX = (1n << 64n) - 1n;
 const SYSTEM_BYTES = addressToBytes(SYSTEM_PROGRAM_ID);
 const UPGRADEABLE_BYTES = addressToBytes(BPF_LOADER_UPGRADEABLE_ID);
+/** Addresses whose held bank object the engine remembers at most; past it it forgets them all (they are copied in again). */
+const HELD_LIMIT = 4_096;
 
 /** What the engine's cache holds for a program: compiled from these bytes (of this bank account), or set as not deployed. */
 type ProgramStamp = { kind: 'compiled'; bytes: Uint8Array; from: Account } | { kind: 'notDeployed' };
@@ -126,6 +128,8 @@ export class SbfEngine {
   /** Copies the bank's account (null: absent, an empty account) into the engine, unless it holds that very one. */
   private setRaw(address: Address, a: Account | null): void {
     if (this.held.get(address) === a && this.held.has(address)) return;
+    // Bounded: the objects remembered would otherwise keep replaced accounts alive.
+    if (this.held.size >= HELD_LIMIT) this.held.clear();
     if (a === null) this.svm.setAccount(addressBytes(address), new this.binding.Account(0n, new Uint8Array(0), SYSTEM_BYTES, false, 0n));
     else this.svm.setAccount(addressBytes(address), this.toEngine(a));
     this.held.set(address, a);
