@@ -52,6 +52,14 @@ class World {
     this.accounts.set(id, { lamports: minimumBalanceForRentExemption(DEFAULT_RENT, 36), data: encodeUpgradeableState({ kind: 'program', programData: pd }), owner: BPF_LOADER_UPGRADEABLE_ID, executable: true, rentEpoch: 0 });
     return id;
   }
+  /** simple_transfer_program (deployed at `program`) paying `lamports` from the payer to `recipient`, at slot 10. */
+  payThrough(program: Address, recipient: Address, lamports: bigint) {
+    const amount = new Uint8Array(8);
+    new DataView(amount.buffer).setBigUint64(0, lamports, false);
+    return this.run(sysvarsAt(10), [
+      { programId: program, accounts: [{ key: this.payer.address, signer: true, writable: true }, { key: recipient, writable: true }, { key: SYSTEM_PROGRAM_ID }], data: amount },
+    ]);
+  }
   run(sysvars: Sysvars, instructions: Parameters<typeof buildTransaction>[1]) {
     return executeOnMap(buildTransaction(this.payer, instructions, BLOCKHASH), this.accounts, sysvars);
   }
@@ -103,11 +111,7 @@ describe('sBPF engine in the executor', () => {
     const w = new World();
     const transfer = w.deploy(elf('simple_transfer_program.so'), 0);
     const recipient = generateKeypair().address;
-    const amount = new Uint8Array(8);
-    new DataView(amount.buffer).setBigUint64(0, 1_000_000n, false);
-    const r = w.run(sysvarsAt(10), [
-      { programId: transfer, accounts: [{ key: w.payer.address, signer: true, writable: true }, { key: recipient, writable: true }, { key: SYSTEM_PROGRAM_ID }], data: amount },
-    ]);
+    const r = w.payThrough(transfer, recipient, 1_000_000n);
     assert.equal(r.err, null);
     assert.equal(w.balance(recipient), 1_000_000);
     assert.equal(r.computeUnitsConsumed, 2361);
@@ -123,12 +127,9 @@ describe('sBPF engine in the executor', () => {
     const w = new World();
     const transfer = w.deploy(elf('simple_transfer_program.so'), 0);
     const recipient = generateKeypair().address;
-    const amount = new Uint8Array(8);
-    new DataView(amount.buffer).setBigUint64(0, 1_000_000n, false);
-    const pay = () => w.run(sysvarsAt(10), [{ programId: transfer, accounts: [{ key: w.payer.address, signer: true, writable: true }, { key: recipient, writable: true }, { key: SYSTEM_PROGRAM_ID }], data: amount }]);
-    assert.equal(pay().err, null);
+    assert.equal(w.payThrough(transfer, recipient, 1_000_000n).err, null);
     assert.equal(w.balance(recipient), 1_000_000);
-    assert.equal(pay().err, null);
+    assert.equal(w.payThrough(transfer, recipient, 1_000_000n).err, null);
     assert.equal(w.balance(recipient), 2_000_000);
   });
 
