@@ -180,7 +180,10 @@ export class EvmRelay extends EventEmitter<EvmRelayEvents> {
     const q = this.queued.get(from);
     const replaced = q?.get(tx.nonce);
     if (tx.nonce < next && !replaced) throw new TxRejected(`nonce too low: next nonce ${next}, tx nonce ${tx.nonce}`);
-    if (!replaced && this.waiting >= this.poolLimit) throw POOL_FULL;
+    // A full pool still takes the transaction that fills its sender's nonce gap: the ones queued behind
+    // the gap count as waiting but cannot run without it, and refusing it would keep the pool full for good.
+    const fillsGap = tx.nonce === next && (q?.size ?? 0) > 0;
+    if (!replaced && !fillsGap && this.waiting >= this.poolLimit) throw POOL_FULL;
     if (replaced) {
       const old = replaced.decoded.tx;
       const bump = (v: bigint) => v + (v * PRICE_BUMP_PERCENT) / 100n;

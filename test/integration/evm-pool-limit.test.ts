@@ -31,8 +31,8 @@ describe('EVM pool limit', () => {
   });
   after(() => node.stop());
 
-  const sign = (nonce: number) =>
-    alice.signTransaction({ to: '0x000000000000000000000000000000000000beef', value: 1n, nonce, gasLimit: 21_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
+  const sign = (nonce: number, from: Wallet = alice) =>
+    from.signTransaction({ to: '0x000000000000000000000000000000000000beef', value: 1n, nonce, gasLimit: 21_000n, maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 5705n, type: 2 });
 
   test('a burst past the pool is refused with "txpool is full", nothing taken, and taken once drained', async () => {
     let nonce = 0;
@@ -65,5 +65,31 @@ describe('EVM pool limit', () => {
     const answer = await rpc(node.evmRpcUrl, 'eth_sendRawTransaction', [next]);
     assert.equal(answer.error, undefined, JSON.stringify(answer.error));
     assert.match(answer.result, /^0x[0-9a-f]{64}$/);
+  });
+
+  test('a pool full of transactions queued behind a nonce gap still takes the one that fills it, and then all of them run', async () => {
+    const bob = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 2)[1]!.privateKey).toString('hex'));
+    const start = Number((await rpc(node.evmRpcUrl, 'eth_getTransactionCount', [bob.address, 'pending'])).result);
+    // Nonces after a gap at `start` are queued until the pool refuses the next one.
+    let queued = 0;
+    for (;;) {
+      const raws = await Promise.all(Array.from({ length: BATCH }, (_, i) => sign(start + 1 + queued + i, bob)));
+      const answers = await rpcBatch(node.evmRpcUrl, raws.map((raw) => ['eth_sendRawTransaction', [raw]] as const));
+      const refusedAt = answers.findIndex((a) => a.error);
+      if (refusedAt < 0) {
+        queued += BATCH;
+        assert.ok(queued < MAX_SENDS, 'the pool never refused a queued transaction');
+        continue;
+      }
+      assert.deepEqual(answers[refusedAt]!.error, { code: -32000, message: 'txpool is full' });
+      queued += refusedAt;
+      break;
+    }
+    const gap = await rpc(node.evmRpcUrl, 'eth_sendRawTransaction', [await sign(start, bob)]);
+    assert.equal(gap.error, undefined, JSON.stringify(gap.error));
+    await waitFor(async () => Number((await rpc(node.evmRpcUrl, 'eth_getTransactionCount', [bob.address, 'latest'])).result) >= start + 1 + queued, {
+      timeoutMs: 120_000,
+      what: 'the gap filler and every transaction queued behind it executed',
+    });
   });
 });
