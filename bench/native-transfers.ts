@@ -4,7 +4,11 @@
  * every one is processed. Peers from the same run: LiteSVM (the same transfers executed in-process,
  * no RPC) and Ganache (pre-signed ETH transfers over HTTP, instamine), each as a ratio.
  *
- *   npm run bench:native-transfers [-- --count N --concurrency C]
+ * The node and LiteSVM take turns: a warm-up of each (not counted), then rounds that alternate which
+ * goes first. This machine's speed drifts by tens of percent within minutes; measured one after the
+ * other, the ratio moved with the drift (0.35x–0.57x for the same code).
+ *
+ *   npm run bench:native-transfers [-- --count N --rounds R --warm-up W --concurrency C]
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -13,13 +17,24 @@ import { parseArgs } from 'node:util';
 import { freePort, startNodeProcess, type NodeProcess } from './lib/node-process.ts';
 import { postConcurrently, postRaw, rpcCall, waitForEthNode } from './lib/http-load.ts';
 import { presignTransfers } from './lib/transfers.ts';
-import { liteSvmPeer } from './lib/litesvm.ts';
+import { liteSvmPeer, type LiteSvmPeer } from './lib/litesvm.ts';
 import { headline } from './lib/headline.ts';
-import { cpuByThread, cpuPerItem, cpuPerItemByThread, threadCpu } from './lib/thread-cpu.ts';
+import { ThreadCpuTally } from './lib/thread-cpu.ts';
 import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, 'peer-count': { type: 'string', default: '2000' }, 'settle-seconds': { type: 'string', default: '60' } } });
-const COUNT = Number(values.count);
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '2' },
+    'warm-up': { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '32' },
+    'peer-count': { type: 'string', default: '2000' },
+    'settle-seconds': { type: 'string', default: '60' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const PER_ROUND = Math.ceil(Number(values.count) / ROUNDS);
+const WARM_UP = Number(values['warm-up']);
 const CONCURRENCY = Number(values.concurrency);
 const PEER_COUNT = Number(values['peer-count']);
 /** How long after the load the settled memory is read (issue 18: within 30% of idle a minute after a burst). */
@@ -27,30 +42,77 @@ const SETTLE_MS = Number(values['settle-seconds']) * 1000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function benchIsthmus(): Promise<{ rate: number; memory: MemoryAround }> {
+interface Totals {
+  transfers: number;
+  seconds: number;
+}
+const rate = (t: Totals) => t.transfers / t.seconds;
+
+/** The node and LiteSVM in alternating rounds; each one's transfers per second over its measured rounds. */
+async function benchAlternating(): Promise<{ ours: number; lite: number; memory: MemoryAround }> {
+  const peer = await liteSvmPeer();
   const node = await startNodeProcess();
   try {
     await sleep(2_000);
-    const { result: rate, memory } = await memoryAround(node.child.pid!, SETTLE_MS, () => transfers(node));
+    const pid = node.child.pid!;
+    const { result, memory } = await memoryAround(pid, SETTLE_MS, async () => {
+      // Made before the first send, which starts the submission worker.
+      const cpu = new ThreadCpuTally(pid);
+      await sendToNode(node, await signForNode(node, WARM_UP));
+      runOnLiteSvm(peer, WARM_UP);
+      const ours: Totals = { transfers: 0, seconds: 0 };
+      const lite: Totals = { transfers: 0, seconds: 0 };
+      let clientMicros = 0;
+      for (let r = 0; r < ROUNDS; r++) {
+        const nodeRound = async () => {
+          const bodies = await signForNode(node, PER_ROUND);
+          cpu.begin();
+          const client = process.cpuUsage();
+          const done = await sendToNode(node, bodies);
+          const used = process.cpuUsage(client);
+          clientMicros += used.user + used.system;
+          cpu.end();
+          ours.transfers += done.transfers;
+          ours.seconds += done.seconds;
+          return done;
+        };
+        const peerRound = () => {
+          const done = runOnLiteSvm(peer, PER_ROUND);
+          lite.transfers += done.transfers;
+          lite.seconds += done.seconds;
+          return done;
+        };
+        const peerFirst = r % 2 === 1;
+        const before = peerFirst ? peerRound() : null;
+        const a = await nodeRound();
+        const b = before ?? peerRound();
+        console.log(`  round ${r + 1}${peerFirst ? ' (LiteSVM first)' : ''}: isthmus ${rate(a).toFixed(0)}/s, litesvm ${rate(b).toFixed(0)}/s = ${(rate(a) / rate(b)).toFixed(2)}x`);
+      }
+      console.log(`  isthmus: ${ours.transfers} transfers in ${ours.seconds.toFixed(2)} s = ${rate(ours).toFixed(0)} transfers/s`);
+      console.log(`  isthmus: ${cpu.perItem(ours.transfers, 'transfer')} (load average ${os.loadavg()[0]!.toFixed(2)})`);
+      // The submission worker starts with the first send (the warm-up's), so it is the thread that began after the node started.
+      console.log(`  isthmus: ${cpu.perItemByThread(ours.transfers, 'transfer', 'submission worker')}`);
+      if (ours.transfers) console.log(`  load client (this process, same machine): ${(clientMicros / ours.transfers).toFixed(0)} µs of CPU per transfer`);
+      console.log(`  litesvm (in-process, no RPC): ${lite.transfers} transfers in ${lite.seconds.toFixed(2)} s = ${rate(lite).toFixed(0)} transfers/s`);
+      return { ours: rate(ours), lite: rate(lite) };
+    });
     console.log(`  isthmus: RSS idle ${formatResident(memory.idle)}, peak under load ${formatResident(memory.peak)}, ${SETTLE_MS / 1000} s after the load ${formatResident(memory.settled)}`);
-    return { rate, memory };
+    return { ...result, memory };
   } finally {
     await node.stop();
   }
 }
 
-/** The transfers until every one is processed; transfers per second. */
-async function transfers(node: NodeProcess): Promise<number> {
+/** The request bodies of `count` transfers, signed with a fresh blockhash (one for all rounds could outlive its 150 slots on a slow machine). */
+async function signForNode(node: NodeProcess, count: number): Promise<string[]> {
   const { value } = await rpcCall(node.rpcUrl, 'getLatestBlockhash', [{ commitment: 'finalized' }]);
-  const wires = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count: COUNT });
-  const bodies = wires.map((w, i) =>
-    JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }),
-  );
+  const wires = presignTransfers({ payers: [node.faucet], blockhash: value.blockhash, count });
+  return wires.map((w, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'sendTransaction', params: [Buffer.from(w).toString('base64'), { encoding: 'base64' }] }));
+}
+
+/** The transfers sent until every one is processed. */
+async function sendToNode(node: NodeProcess, bodies: string[]): Promise<Totals> {
   const base: number = await rpcCall(node.rpcUrl, 'getTransactionCount', [{ commitment: 'processed' }]);
-  const pid = node.child.pid!;
-  const cpuBefore = threadCpu(pid);
-  const threadsBefore = cpuByThread(pid);
-  const clientBefore = process.cpuUsage();
   const start = performance.now();
   const load = await postRaw(node.rpcUrl, bodies, CONCURRENCY);
   if (load.errors) console.log(`  isthmus: ${load.errors} sends failed, first: ${load.firstError}`);
@@ -59,26 +121,15 @@ async function transfers(node: NodeProcess): Promise<number> {
     if (n - base >= load.ok) break;
     await sleep(5);
   }
-  const seconds = (performance.now() - start) / 1000;
-  const cpuAfter = threadCpu(pid);
-  const threadsAfter = cpuByThread(pid);
-  const client = process.cpuUsage(clientBefore);
-  const rate = load.ok / seconds;
-  console.log(`  isthmus: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s) = ${rate.toFixed(0)} transfers/s`);
-  console.log(`  isthmus: ${cpuPerItem(cpuBefore, cpuAfter, load.ok, 'transfer')} (load average ${os.loadavg()[0]!.toFixed(2)})`);
-  // The submission worker starts with the first send, so it is the thread that began during the load.
-  console.log(`  isthmus: ${cpuPerItemByThread(pid, threadsBefore, threadsAfter, load.ok, 'transfer', 'submission worker')}`);
-  if (load.ok) console.log(`  load client (this process, same machine): ${((client.user + client.system) / load.ok).toFixed(0)} µs of CPU per transfer`);
-  return rate;
+  return { transfers: load.ok, seconds: (performance.now() - start) / 1000 };
 }
 
-async function benchLiteSvm(): Promise<number> {
-  const peer = await liteSvmPeer();
-  const wires = presignTransfers({ payers: [peer.payer], blockhash: peer.blockhash, count: COUNT });
+/** `count` transfers signed, then run in-process and timed. */
+function runOnLiteSvm(peer: LiteSvmPeer, count: number): Totals {
+  const wires = presignTransfers({ payers: [peer.payer], blockhash: peer.blockhash, count });
   const { seconds, failed } = peer.timed(wires);
-  const rate = wires.length / seconds;
-  console.log(`  litesvm (in-process, no RPC): ${wires.length} transfers in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} transfers/s${failed ? ` (${failed} failed)` : ''}`);
-  return rate;
+  if (failed) console.log(`  litesvm: ${failed} of ${count} transfers failed`);
+  return { transfers: wires.length - failed, seconds };
 }
 
 async function benchGanache(): Promise<number> {
@@ -113,9 +164,8 @@ async function benchGanache(): Promise<number> {
   }
 }
 
-console.log(`native-transfers: ${COUNT} pre-signed transfers, ${CONCURRENCY} requests in flight`);
-const { rate: ours, memory } = await benchIsthmus();
-const lite = await benchLiteSvm();
+console.log(`native-transfers: ${PER_ROUND * ROUNDS} pre-signed transfers in ${ROUNDS} rounds alternating with LiteSVM's after ${WARM_UP} of each unmeasured, ${CONCURRENCY} requests in flight`);
+const { ours, lite, memory } = await benchAlternating();
 const ganache = await benchGanache();
 console.log('');
 console.log(`isthmus            ${ours.toFixed(0)} transfers/s (goal: at least 3,000)`);

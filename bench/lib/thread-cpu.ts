@@ -83,3 +83,47 @@ export function cpuPerItemByThread(pid: number, before: Map<number, number> | nu
   const us = (ms: number) => ((ms * 1000) / count).toFixed(0);
   return `CPU per ${item} by thread: main ${us(main)} µs, ${started} ${us(fresh)} µs, the other threads (GC and compiler helpers, libuv's pool) ${us(others)} µs`;
 }
+
+/**
+ * A process's CPU by thread summed over several measured stretches (rounds between which other work
+ * runs), read as cpuPerItem and cpuPerItemByThread read two readings. Threads that began after the
+ * tally was made count as started meanwhile.
+ */
+export class ThreadCpuTally {
+  private readonly atStart: Map<number, number> | null;
+  private readonly spent = new Map<number, number>();
+  private last: Map<number, number> | null = null;
+  private available: boolean;
+
+  constructor(private readonly pid: number) {
+    this.atStart = cpuByThread(pid);
+    this.available = this.atStart !== null;
+  }
+
+  begin(): void {
+    this.last = cpuByThread(this.pid);
+  }
+
+  end(): void {
+    const now = cpuByThread(this.pid);
+    if (!now || !this.last) {
+      this.available = false;
+      return;
+    }
+    for (const [tid, ms] of now) this.spent.set(tid, (this.spent.get(tid) ?? 0) + ms - (this.last.get(tid) ?? 0));
+    this.last = null;
+  }
+
+  perItem(count: number, item: string): string {
+    if (!this.available) return 'CPU time not available here';
+    let total = 0;
+    for (const ms of this.spent.values()) total += ms;
+    return cpuPerItem({ main: 0, total: 0, system: 0 }, { main: this.spent.get(this.pid) ?? 0, total, system: 0 }, count, item);
+  }
+
+  perItemByThread(count: number, item: string, started?: string): string {
+    if (!this.available || !this.atStart) return 'CPU time by thread not available here';
+    const before = new Map([...this.spent.keys()].filter((tid) => this.atStart!.has(tid)).map((tid) => [tid, 0] as [number, number]));
+    return cpuPerItemByThread(this.pid, before, this.spent, count, item, started);
+  }
+}
