@@ -187,6 +187,15 @@ describe('sBPF engine in the executor', () => {
     assert.equal(next.err, null);
   });
 
+  it('a bank of the deployment slot finds the program not deployed even after a later bank ran it (the very same accounts)', () => {
+    const w = new World();
+    const noop = w.deploy(elf('noop.so'), 10);
+    assert.equal(w.run(sysvarsAt(11), [{ programId: noop, data: [] }]).err, null);
+    const early = w.run(sysvarsAt(10), [{ programId: noop, data: [] }]);
+    assert.deepEqual(early.err, { InstructionError: [0, 'UnsupportedProgramId'] });
+    assert.equal(w.run(sysvarsAt(12), [{ programId: noop, data: [] }]).err, null);
+  });
+
   it('a program whose programdata is gone (closed) is not deployed', () => {
     const w = new World();
     const noop = w.deploy(elf('noop.so'), 0);

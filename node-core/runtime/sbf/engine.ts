@@ -37,8 +37,13 @@ const UPGRADEABLE_BYTES = addressToBytes(BPF_LOADER_UPGRADEABLE_ID);
 /** Addresses whose held bank object the engine remembers at most; past it it forgets them all (they are copied in again). */
 const HELD_LIMIT = 4_096;
 
-/** What the engine's cache holds for a program: compiled from these bytes (of this bank account), or set as not deployed. */
-type ProgramStamp = { kind: 'compiled'; bytes: Uint8Array; from: Account } | { kind: 'notDeployed' };
+/**
+ * What the engine's cache holds for a program: compiled from these bytes (of this bank account), or
+ * set as not deployed. An upgradeable program's stamp also names the program account it was read
+ * from and its programdata's deployment slot, so the next transaction skips decoding both.
+ */
+type ProgramStamp = { kind: 'compiled'; bytes: Uint8Array; from: Account; upgradeable?: UpgradeableStamp } | { kind: 'notDeployed' };
+type UpgradeableStamp = { program: Account; programData: Address; deployedSlot: number };
 
 export interface EngineRun {
   ok: boolean;
@@ -59,7 +64,7 @@ export type ReadAccount = (address: Address) => Account | null;
  * The deployment state of an upgradeable program in a bank: its programdata account and whether Agave
  * would run it in `slot` (deployed in an earlier slot). Null when `account` is no upgradeable Program.
  */
-export function upgradeableProgramState(account: Account, read: ReadAccount, slot: number): { programData: Address; runnable: boolean } | null {
+export function upgradeableProgramState(account: Account, read: ReadAccount, slot: number): { programData: Address; runnable: boolean; deployedSlot: number } | null {
   if (account.owner !== BPF_LOADER_UPGRADEABLE_ID || !account.executable) return null;
   let state;
   try {
@@ -69,16 +74,16 @@ export function upgradeableProgramState(account: Account, read: ReadAccount, slo
   }
   if (state.kind !== 'program') return null;
   const pd = read(state.programData);
-  let runnable = false;
+  let deployedSlot = Infinity;
   if (pd && pd.owner === BPF_LOADER_UPGRADEABLE_ID && pd.data.length > PROGRAMDATA_METADATA_SIZE) {
     try {
       const pdState = decodeUpgradeableState(pd.data);
-      runnable = pdState.kind === 'programData' && pdState.slot < slot;
+      if (pdState.kind === 'programData') deployedSlot = pdState.slot;
     } catch {
-      runnable = false;
+      // not deployed
     }
   }
-  return { programData: state.programData, runnable };
+  return { programData: state.programData, runnable: deployedSlot < slot, deployedSlot };
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -185,14 +190,24 @@ export class SbfEngine {
   }
 
   private loadProgram(address: Address, account: Account, read: ReadAccount, slot: number): void {
-    const upgradeable = upgradeableProgramState(account, read, slot);
     const stamp = this.programs.get(address);
+    // The very program and programdata accounts it was compiled from (bank accounts are replaced, never changed), deployed before this slot.
+    if (stamp?.kind === 'compiled' && stamp.upgradeable) {
+      const known = stamp.upgradeable;
+      if (known.program === account && known.deployedSlot < slot && read(known.programData) === stamp.from) return this.setRaw(known.programData, stamp.from);
+    }
+    const upgradeable = upgradeableProgramState(account, read, slot);
     if (upgradeable) {
       const pd = read(upgradeable.programData);
       if (upgradeable.runnable) {
-        if (stamp?.kind === 'compiled' && (stamp.from === pd || sameBytes(stamp.bytes, pd!.data))) return this.setRaw(upgradeable.programData, pd);
+        const via: UpgradeableStamp = { program: account, programData: upgradeable.programData, deployedSlot: upgradeable.deployedSlot };
+        if (stamp?.kind === 'compiled' && (stamp.from === pd || sameBytes(stamp.bytes, pd!.data))) {
+          stamp.from = pd!;
+          stamp.upgradeable = via;
+          return this.setRaw(upgradeable.programData, pd);
+        }
         this.setRaw(upgradeable.programData, pd);
-        this.setProgram(address, account, { kind: 'compiled', bytes: pd!.data.slice(), from: pd! });
+        this.setProgram(address, account, { kind: 'compiled', bytes: pd!.data.slice(), from: pd!, upgradeable: via });
       } else {
         if (stamp?.kind !== 'notDeployed') {
           this.setEmpty(upgradeable.programData);
