@@ -83,10 +83,10 @@ async function benchAlternating(): Promise<{ ours: number; lite: number; memory:
           return done;
         };
         const peerFirst = r % 2 === 1;
-        const before = peerFirst ? peerRound() : null;
-        const a = await nodeRound();
-        const b = before ?? peerRound();
-        console.log(`  round ${r + 1}${peerFirst ? ' (LiteSVM first)' : ''}: isthmus ${rate(a).toFixed(0)}/s, litesvm ${rate(b).toFixed(0)}/s = ${(rate(a) / rate(b)).toFixed(2)}x`);
+        const peerEarly = peerFirst ? peerRound() : null;
+        const nodeDone = await nodeRound();
+        const peerDone = peerEarly ?? peerRound();
+        console.log(`  round ${r + 1}${peerFirst ? ' (LiteSVM first)' : ''}: isthmus ${rate(nodeDone).toFixed(0)}/s, litesvm ${rate(peerDone).toFixed(0)}/s = ${(rate(nodeDone) / rate(peerDone)).toFixed(2)}x`);
       }
       console.log(`  isthmus: ${ours.transfers} transfers in ${ours.seconds.toFixed(2)} s = ${rate(ours).toFixed(0)} transfers/s`);
       console.log(`  isthmus: ${cpu.perItem(ours.transfers, 'transfer')} (load average ${os.loadavg()[0]!.toFixed(2)})`);
