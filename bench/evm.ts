@@ -4,8 +4,9 @@
  *    senders, until every receipt exists (the senders' latest nonces account for all of them);
  *  - eth_call of a view function (the same call, then a different caller each time so that every call
  *    executes) and eth_getBalance: requests per second, 32 keep-alive connections spread over
- *    --clients load processes (http-load.ts's raw client), and a bare Node HTTP server answering a
- *    constant under the same client, to show the client is not the ceiling;
+ *    --clients load processes (http-load.ts's raw client), the node and Anvil taking turns (two rounds
+ *    each, node, Anvil, Anvil, node), and a bare Node HTTP server answering a constant under the same
+ *    client, to show the client is not the ceiling;
  *  - the ceilings: @ethereumjs/vm's runTx rate in-process (decode, sender recovery, execution) on this
  *    node's EVM machine, without RPC or the native chain; and the same machine's eth_call of Counter's
  *    view with a different caller each time, in-process (what eth_call costs before RPC and HTTP).
@@ -72,10 +73,28 @@ async function fundSenders(url: string, chainId: bigint, dev: Wallet): Promise<W
   }
 }
 
-/** The node's figures: transfers until every receipt exists, then eth_call and eth_getBalance rates. */
-async function measure(name: string, url: string, chainId: bigint): Promise<Figures> {
-  const dev = new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex'));
-  const senders = await fundSenders(url, chainId, dev);
+/** A server under test: the node or Anvil, with what the phases set up on it. */
+interface Target {
+  name: string;
+  url: string;
+  chainId: bigint;
+  dev: Wallet;
+  /** The funded senders of the transfer burst (set by transfersOn). */
+  senders: Wallet[];
+  /** The Counter contract eth_call reads (set by deployReadTarget). */
+  counter: string;
+}
+
+type Transfers = Pick<Figures, 'transfers' | 'latency' | 'retries'>;
+
+function target(name: string, url: string, chainId: bigint): Target {
+  return { name, url, chainId, dev: new Wallet(Buffer.from(deriveEvmKeys(WORDS, 1)[0]!.privateKey).toString('hex')), senders: [], counter: '' };
+}
+
+/** The transfer burst: every transfer until its receipt exists, and each one's send-to-receipt time. */
+async function transfersOn(t: Target): Promise<Transfers> {
+  const { name, url, chainId } = t;
+  const senders = (t.senders = await fundSenders(url, chainId, t.dev));
   const perSender = Math.ceil(TRANSFERS / SENDERS);
   const raws: string[] = [];
   // A high fee cap: Anvil's base fee rises while its blocks are full, and a cap under it would strand transactions.
@@ -105,39 +124,80 @@ async function measure(name: string, url: string, chainId: bigint): Promise<Figu
   arrivals.close();
   const latency = percentiles([...taken].map(([hash, at]) => arrivals.seen.get(hash)! - at));
   console.log(`  ${name}: ${load.ok} transfers in ${seconds.toFixed(2)} s (sent in ${load.seconds.toFixed(2)} s, ${load.retries} "txpool is full" retries) = ${transfers.toFixed(0)} transfers/s; send-to-receipt median ${latency.median.toFixed(0)} ms, p90 ${latency.p90.toFixed(0)} ms`);
-
-  const address = await deployCounter(url, chainId, dev);
-  const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: address, data: '0x06661abd' }, 'latest'] });
-  const calls = await readLoad(url, Array(READS).fill(callBody));
-  if (calls.errors) console.log(`  ${name}: ${calls.errors} eth_call failed, first: ${calls.firstError}`);
-  const call = calls.ok / calls.seconds;
-  console.log(`  ${name}: eth_call ${calls.ok} in ${calls.seconds.toFixed(2)} s = ${call.toFixed(0)} requests/s`);
-  const distinctBodies = Array.from({ length: READS }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(i + 1).toString(16).padStart(40, '0')}`, to: address, data: '0x06661abd' }, 'latest'] }));
-  const distinct = await readLoad(url, distinctBodies);
-  if (distinct.errors) console.log(`  ${name}: ${distinct.errors} distinct eth_call failed, first: ${distinct.firstError}`);
-  const callDistinct = distinct.ok / distinct.seconds;
-  console.log(`  ${name}: eth_call, a different caller each time ${distinct.ok} in ${distinct.seconds.toFixed(2)} s = ${callDistinct.toFixed(0)} requests/s`);
-  const balanceBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [senders[0]!.address, 'latest'] });
-  const balances = await readLoad(url, Array(READS * 2).fill(balanceBody));
-  const balance = balances.ok / balances.seconds;
-  console.log(`  ${name}: eth_getBalance ${balances.ok} in ${balances.seconds.toFixed(2)} s = ${balance.toFixed(0)} requests/s`);
-  return { transfers, latency, retries: load.retries, call, callDistinct, balance };
+  return { transfers, latency, retries: load.retries };
 }
 
-async function benchIsthmus(): Promise<Figures & { memory: MemoryAround }> {
+async function deployReadTarget(t: Target): Promise<void> {
+  t.counter = await deployCounter(t.url, t.chainId, t.dev);
+}
+
+type ReadKind = 'call' | 'callDistinct' | 'balance';
+const READ_LABEL: Record<ReadKind, string> = { call: 'eth_call', callDistinct: 'eth_call, a different caller each time', balance: 'eth_getBalance' };
+
+/** One round of a read kind's requests; `round` keeps the distinct callers of different rounds apart. */
+function readBodies(t: Target, kind: ReadKind, round: number, count: number): string[] {
+  if (kind === 'balance') return Array(count).fill(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [t.senders[0]!.address, 'latest'] }));
+  if (kind === 'call') return Array(count).fill(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: t.counter, data: '0x06661abd' }, 'latest'] }));
+  return Array.from({ length: count }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: `0x${(round * count + i + 1).toString(16).padStart(40, '0')}`, to: t.counter, data: '0x06661abd' }, 'latest'] }));
+}
+
+/**
+ * Each read kind in two rounds per server, in the order node, Anvil, Anvil, node: the machine's speed
+ * drifts within minutes, and this order evens out a steady drift between the two. Requests per
+ * second over each server's two rounds.
+ */
+async function readsAlternating(targets: Target[]): Promise<Map<string, Record<ReadKind, number>>> {
+  const rates = new Map(targets.map((t) => [t.name, { call: 0, callDistinct: 0, balance: 0 }]));
+  for (const kind of ['call', 'callDistinct', 'balance'] as const) {
+    const count = (kind === 'balance' ? READS * 2 : READS) / 2;
+    const totals = new Map(targets.map((t) => [t.name, { ok: 0, seconds: 0 }]));
+    const order = [...targets, ...[...targets].reverse()];
+    for (const [i, t] of order.entries()) {
+      const round = i < targets.length ? 0 : 1;
+      const r = await readLoad(t.url, readBodies(t, kind, round, count));
+      if (r.errors) console.log(`  ${t.name}: ${r.errors} ${READ_LABEL[kind]} failed, first: ${r.firstError}`);
+      const total = totals.get(t.name)!;
+      total.ok += r.ok;
+      total.seconds += r.seconds;
+    }
+    for (const t of targets) {
+      const { ok, seconds } = totals.get(t.name)!;
+      rates.get(t.name)![kind] = ok / seconds;
+      console.log(`  ${t.name}: ${READ_LABEL[kind]} ${ok} in ${seconds.toFixed(2)} s = ${(ok / seconds).toFixed(0)} requests/s`);
+    }
+  }
+  return rates;
+}
+
+/**
+ * The node and Anvil side by side: the transfer burst on each (the node's first), then the reads in
+ * alternating rounds. The node's memory is read around all of it: idle before, the peak during, and
+ * a minute after its last phase.
+ */
+async function benchBoth(): Promise<{ ours: Figures & { memory: MemoryAround }; anvil: Figures | null }> {
   const node = await startNodeProcess(['--mnemonic', WORDS]);
+  const anvil = await startAnvil();
   try {
     const pid = node.child.pid!;
     await sleep(2_000);
-    const { result: figures, memory } = await memoryAround(pid, SETTLE_MS, () => measure('isthmus', node.evmRpcUrl, 5705n));
+    const ours = target('isthmus', node.evmRpcUrl, 5705n);
+    const peer = anvil && target('anvil', anvil.url, 31337n);
+    const { result, memory } = await memoryAround(pid, SETTLE_MS, async () => {
+      const burst = { ours: await transfersOn(ours), anvil: peer && (await transfersOn(peer)) };
+      const targets = peer ? [ours, peer] : [ours];
+      for (const t of targets) await deployReadTarget(t);
+      const reads = await readsAlternating(targets);
+      return { ours: { ...burst.ours, ...reads.get('isthmus')! }, anvil: peer && burst.anvil ? { ...burst.anvil, ...reads.get('anvil')! } : null };
+    });
     console.log(`  isthmus: RSS idle ${formatResident(memory.idle)}, peak under load ${formatResident(memory.peak)}, ${SETTLE_MS / 1000} s after the load ${formatResident(memory.settled)}`);
-    return { ...figures, memory };
+    return { ours: { ...result.ours, memory }, anvil: result.anvil };
   } finally {
+    anvil?.stop();
     await node.stop();
   }
 }
 
-async function benchAnvil(): Promise<Figures | null> {
+async function startAnvil(): Promise<{ url: string; stop(): void } | null> {
   const anvil = foundryBinary('anvil');
   if (!anvil) {
     console.log('  anvil: not available on this platform (npm ships it for linux-x64)');
@@ -151,10 +211,11 @@ async function benchAnvil(): Promise<Figures | null> {
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForEthNode(url, 'anvil');
-    return await measure('anvil', url, 31337n);
-  } finally {
+  } catch (e) {
     child.kill('SIGKILL');
+    throw e;
   }
+  return { url, stop: () => child.kill('SIGKILL') };
 }
 
 /** The client's ceiling: a bare Node HTTP server answering a constant, loaded as the nodes' eth_getBalance. */
@@ -227,8 +288,7 @@ async function benchCallCeiling(): Promise<number> {
 }
 
 console.log(`evm: ${TRANSFERS} pre-signed transfers from ${SENDERS} senders, ${READS} eth_call and ${READS * 2} eth_getBalance requests, ${CONCURRENCY} in flight (reads from ${CLIENTS} client processes)`);
-const ours = await benchIsthmus();
-const anvil = await benchAnvil();
+const { ours, anvil } = await benchBoth();
 const bareServer = await benchBareServer();
 const ceiling = await benchRunTx();
 const callCeiling = await benchCallCeiling();

@@ -2,7 +2,8 @@
  * bench/rpc-reads: getBalance and eth_getBalance requests per second against a real `isthmus start`
  * process, beside a bare Node HTTP JSON-RPC server answering a constant (the transport ceiling), a
  * bare socket-level one (what one event loop answers at all, bench/lib/bare-socket-server.ts), Anvil and Ganache answering eth_getBalance, all driven the same way in the same run: keep-alive
- * HTTP, 32 requests in flight spread over --clients load processes (http-load.ts's raw client).
+ * HTTP, 32 requests in flight spread over --clients load processes (http-load.ts's raw client). The
+ * node and Anvil take turns (two rounds each); the bare servers and Ganache run after them.
  *
  *   npm run bench:rpc-reads [-- --count N --concurrency C --clients N]
  */
@@ -28,24 +29,44 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** CPU microseconds per request of each server measured, and of its load clients: where the machine's cores went. */
 const cpuPerRequest: Array<{ label: string; server: number; clients: number }> = [];
 
-/** Requests per second of the server at `url` (process `pid`), with the CPU each request cost it and the load clients. */
-async function measure(label: string, url: string, pid: number, body: (i: number) => string): Promise<number> {
-  // Warm up connections and JIT, then measure.
+/** What one round of requests gave: answered, seconds, and the CPU milliseconds of the server and of the load clients (null where not measured). */
+interface Round {
+  ok: number;
+  seconds: number;
+  serverMs: number | null;
+  clientMs: number | null;
+}
+
+/** One round against the server at `url` (process `pid`), after 2,000 requests unmeasured. */
+async function round(label: string, url: string, pid: number, body: (i: number) => string, count: number): Promise<Round> {
   await postFromProcesses(url, Array.from({ length: 2_000 }, (_, i) => body(i)), CONCURRENCY, CLIENTS);
   const before = threadCpu(pid);
-  const r = await postFromProcesses(url, Array.from({ length: COUNT }, (_, i) => body(i)), CONCURRENCY, CLIENTS);
+  const r = await postFromProcesses(url, Array.from({ length: count }, (_, i) => body(i)), CONCURRENCY, CLIENTS);
   const after = threadCpu(pid);
   if (r.errors) throw new Error(`${label}: ${r.errors} errors, first: ${r.firstError}`);
-  const rate = r.ok / r.seconds;
+  return { ok: r.ok, seconds: r.seconds, serverMs: before && after ? after.total - before.total : null, clientMs: r.clientCpuMs ?? null };
+}
+
+/** Requests per second over `rounds`, printed with the CPU each request cost the server and the load clients. */
+function report(label: string, rounds: Round[]): number {
+  const sum = (f: (r: Round) => number) => rounds.reduce((a, r) => a + f(r), 0);
+  const ok = sum((r) => r.ok);
+  const seconds = sum((r) => r.seconds);
+  const rate = ok / seconds;
   let cpu = '';
-  if (before && after && r.clientCpuMs !== undefined) {
-    const server = ((after.total - before.total) * 1000) / r.ok;
-    const clients = (r.clientCpuMs * 1000) / r.ok;
+  if (rounds.every((r) => r.serverMs !== null && r.clientMs !== null)) {
+    const server = (sum((r) => r.serverMs!) * 1000) / ok;
+    const clients = (sum((r) => r.clientMs!) * 1000) / ok;
     cpuPerRequest.push({ label, server, clients });
     cpu = `; CPU per request: server ${server.toFixed(1)} µs, load clients ${clients.toFixed(1)} µs`;
   }
-  console.log(`  ${label}: ${r.ok} requests in ${r.seconds.toFixed(2)} s = ${rate.toFixed(0)} requests/s${cpu}`);
+  console.log(`  ${label}: ${ok} requests in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} requests/s${cpu}`);
   return rate;
+}
+
+/** Requests per second of the server at `url` in one round of COUNT. */
+async function measure(label: string, url: string, pid: number, body: (i: number) => string): Promise<number> {
+  return report(label, [await round(label, url, pid, body, COUNT)]);
 }
 
 async function waitReady(child: ChildProcess, url: string, method: string): Promise<void> {
@@ -63,14 +84,50 @@ async function waitReady(child: ChildProcess, url: string, method: string): Prom
 console.log(`rpc-reads: ${COUNT} requests per server, ${CONCURRENCY} in flight from ${CLIENTS} client processes`);
 
 // Anvil's mnemonic: the node's first EVM dev account is Anvil's, so both answer the same funded account.
+/** Anvil on a free port, answering; null where npm ships no Anvil. */
+async function startAnvil(): Promise<{ url: string; pid: number; stop(): void } | null> {
+  const binary = foundryBinary('anvil');
+  if (!binary) {
+    console.log('  anvil: not available on this platform (npm ships it for linux-x64)');
+    return null;
+  }
+  const port = await freePort();
+  const child = spawn(binary, ['--port', String(port), '--silent'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForEthNode(url, 'anvil');
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
+  }
+  return { url, pid: child.pid!, stop: () => child.kill('SIGKILL') };
+}
+
 const node = await startNodeProcess(['--mnemonic', 'test test test test test test test test test test test junk']);
+const anvilProcess = await startAnvil();
 let ours: number;
 let oursEth: number;
+let anvil: number | null = null;
+// The node and Anvil take turns, two rounds each of COUNT / 2 (the node's getBalance and
+// eth_getBalance, Anvil twice, the node's two again): the machine's speed drifts within minutes, and
+// this order evens out a steady drift between them.
 try {
+  const half = Math.ceil(COUNT / 2);
+  const pid = node.child.pid!;
   const address = node.faucet.address;
-  ours = await measure('isthmus getBalance', node.rpcUrl, node.child.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: [address] }));
-  oursEth = await measure('isthmus eth_getBalance', node.evmRpcUrl, node.child.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
+  const getBalance = (i: number) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'getBalance', params: [address] });
+  const ethGetBalance = (i: number) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] });
+  const native = [await round('isthmus getBalance', node.rpcUrl, pid, getBalance, half)];
+  const eth = [await round('isthmus eth_getBalance', node.evmRpcUrl, pid, ethGetBalance, half)];
+  const peer: Round[] = [];
+  if (anvilProcess) for (let i = 0; i < 2; i++) peer.push(await round('anvil eth_getBalance', anvilProcess.url, anvilProcess.pid, ethGetBalance, half));
+  eth.push(await round('isthmus eth_getBalance', node.evmRpcUrl, pid, ethGetBalance, half));
+  native.push(await round('isthmus getBalance', node.rpcUrl, pid, getBalance, half));
+  ours = report('isthmus getBalance', native);
+  oursEth = report('isthmus eth_getBalance', eth);
+  if (anvilProcess) anvil = report('anvil eth_getBalance', peer);
 } finally {
+  anvilProcess?.stop();
   await node.stop();
 }
 
@@ -91,20 +148,6 @@ const ceiling = await measureBareServer('bare Node JSON-RPC server (constant)', 
 // The node reads its POSTs off the socket (transport/post-fast-path.ts), not through node:http: a bare
 // server doing the same is what one event loop can answer at all under this client.
 const socketCeiling = await measureBareServer('bare socket-level JSON-RPC server (constant, one event loop)', 'bare-socket-server.ts');
-
-let anvil: number | null = null;
-const anvilBinary = foundryBinary('anvil');
-if (anvilBinary) {
-  const anvilPort = await freePort();
-  const child = spawn(anvilBinary, ['--port', String(anvilPort), '--silent'], { stdio: 'ignore' });
-  try {
-    const url = `http://127.0.0.1:${anvilPort}`;
-    await waitForEthNode(url, 'anvil');
-    anvil = await measure('anvil eth_getBalance', url, child.pid!, (i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [ANVIL_ACCOUNT, 'latest'] }));
-  } finally {
-    child.kill('SIGKILL');
-  }
-} else console.log('  anvil: not available on this platform (npm ships it for linux-x64)');
 
 const ganachePort = await freePort();
 const ganache = spawn(process.execPath, [path.join(import.meta.dirname, '../node_modules/ganache/dist/node/cli.js'), '--port', String(ganachePort), '--logging.quiet', '--wallet.deterministic'], { stdio: 'ignore' });
