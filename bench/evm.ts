@@ -23,13 +23,13 @@ import { randomBytes } from 'node:crypto';
 import { EvmMachine } from '../node-core/evm/machine.ts';
 import { EvmBaseState, EvmChanges, LayeredState, newEvmAccount } from '../node-core/evm/state.ts';
 import { deriveEvmKeys } from '../node-core/keys/evm-keys.ts';
-import { foundryBinary } from '../test/helpers/evm.ts';
 import { followBlockArrivals, percentiles } from './lib/block-arrivals.ts';
 import { counterDeployData, deployCounter } from './lib/evm-counter.ts';
-import { postConcurrently, postFromProcesses, rpcCall, waitForEthNode } from './lib/http-load.ts';
+import { postConcurrently, postFromProcesses, rpcCall } from './lib/http-load.ts';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
 import { formatResident, memoryAround, memoryGoalLines, memoryHeadlines, type MemoryAround } from './lib/rss.ts';
 import { headline } from './lib/headline.ts';
+import { startAnvil } from './lib/anvil.ts';
 
 const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' }, clients: { type: 'string', default: '2' } } });
 const TRANSFERS = Number(values.transfers);
@@ -176,7 +176,10 @@ async function readsAlternating(targets: Target[]): Promise<Map<string, Record<R
  */
 async function benchBoth(): Promise<{ ours: Figures & { memory: MemoryAround }; anvil: Figures | null }> {
   const node = await startNodeProcess(['--mnemonic', WORDS]);
-  const anvil = await startAnvil();
+  // Interval mining (a block a second, Anvil's default 30M gas): in automine mode Anvil strands
+  // transactions that arrive out of nonce order from concurrent clients (they wait in its pool until
+  // another transaction arrives), so a concurrent load never completes there.
+  const anvil = await startAnvil(['--mnemonic', WORDS, '--balance', '1000000', '--block-time', '1']);
   try {
     const pid = node.child.pid!;
     await sleep(2_000);
@@ -195,27 +198,6 @@ async function benchBoth(): Promise<{ ours: Figures & { memory: MemoryAround }; 
     anvil?.stop();
     await node.stop();
   }
-}
-
-async function startAnvil(): Promise<{ url: string; stop(): void } | null> {
-  const anvil = foundryBinary('anvil');
-  if (!anvil) {
-    console.log('  anvil: not available on this platform (npm ships it for linux-x64)');
-    return null;
-  }
-  const port = await freePort();
-  // Interval mining (a block a second, Anvil's default 30M gas): in automine mode Anvil strands
-  // transactions that arrive out of nonce order from concurrent clients (they wait in its pool until
-  // another transaction arrives), so a concurrent load never completes there.
-  const child = spawn(anvil, ['--port', String(port), '--silent', '--mnemonic', WORDS, '--balance', '1000000', '--block-time', '1'], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForEthNode(url, 'anvil');
-  } catch (e) {
-    child.kill('SIGKILL');
-    throw e;
-  }
-  return { url, stop: () => child.kill('SIGKILL') };
 }
 
 /** The client's ceiling: a bare Node HTTP server answering a constant, loaded as the nodes' eth_getBalance. */

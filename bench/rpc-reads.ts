@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startNodeProcess } from './lib/node-process.ts';
-import { postFromProcesses, rpcCall, waitForEthNode } from './lib/http-load.ts';
-import { foundryBinary } from '../test/helpers/evm.ts';
+import { postFromProcesses, rpcCall } from './lib/http-load.ts';
 import { headline } from './lib/headline.ts';
+import { startAnvil } from './lib/anvil.ts';
 import { threadCpu } from './lib/thread-cpu.ts';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '60000' }, concurrency: { type: 'string', default: '32' }, clients: { type: 'string', default: '2' } } });
@@ -84,25 +84,6 @@ async function waitReady(child: ChildProcess, url: string, method: string): Prom
 console.log(`rpc-reads: ${COUNT} requests per server, ${CONCURRENCY} in flight from ${CLIENTS} client processes`);
 
 // Anvil's mnemonic: the node's first EVM dev account is Anvil's, so both answer the same funded account.
-/** Anvil on a free port, answering; null where npm ships no Anvil. */
-async function startAnvil(): Promise<{ url: string; pid: number; stop(): void } | null> {
-  const binary = foundryBinary('anvil');
-  if (!binary) {
-    console.log('  anvil: not available on this platform (npm ships it for linux-x64)');
-    return null;
-  }
-  const port = await freePort();
-  const child = spawn(binary, ['--port', String(port), '--silent'], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForEthNode(url, 'anvil');
-  } catch (e) {
-    child.kill('SIGKILL');
-    throw e;
-  }
-  return { url, pid: child.pid!, stop: () => child.kill('SIGKILL') };
-}
-
 const node = await startNodeProcess(['--mnemonic', 'test test test test test test test test test test test junk']);
 const anvilProcess = await startAnvil();
 let ours: number;
