@@ -69,7 +69,7 @@ export async function evmGenesisRecords(
   for (const [address, account] of changes.accounts) extras.push({ table: ACCOUNT_TABLE, key: address, value: encodeAccountRecord(account!) });
   const trie = await EvmStateTrie.open(NOTHING_STORED, null);
   const reader = { account: (a: string) => changes.accounts.get(a) ?? null, storage: () => new Uint8Array(0), code: () => undefined };
-  const sealed = await trie.apply(changes, reader);
+  const sealed = await trie.apply(0, changes, reader);
   extras.push(...sealed.extras);
   const block = await buildBlock(createEvmCommon(evm.chainId), {
     number: 0,

@@ -7,14 +7,20 @@ import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, type Pref
 
 export const BLOCK_TABLE = 'evm-block';
 export const BLOCK_HASH_TABLE = 'evm-bhash';
-export const TX_TABLE = 'evm-tx';
+/** [block number, index] → a transaction's record (evm/hash-index.ts). */
+export const TX_TABLE = 'evm-txs';
+/** [first 48 bits of a transaction's hash, block number, index] → 0. */
+export const TX_INDEX_TABLE = 'evm-txindex';
+/** Hash → record: where ledgers written before the index kept their transactions (read only). */
+export const LEGACY_TX_TABLE = 'evm-tx';
+/** [address, block number, index] → the transaction's hash (32 bytes; a hex string in older ledgers). */
 export const ADDRESS_TX_TABLE = 'evm-addr';
 export const ACCOUNT_TABLE = 'evm-acct';
 export const STORAGE_TABLE = 'evm-stor';
 export const CODE_TABLE = 'evm-code';
 /** A contract's address → [creator, creation transaction hash] (contracts created at any depth). */
 export const CREATOR_TABLE = 'evm-creator';
-/** [sender, nonce] → transaction hash (ots_getTransactionBySenderAndNonce). */
+/** [sender, nonce] → transaction hash (ots_getTransactionBySenderAndNonce; 32 bytes, a hex string in older ledgers). */
 export const NONCE_TABLE = 'evm-nonce';
 
 export type Hex = PrefixedHexString;
@@ -74,7 +80,7 @@ export interface EvmBlockRecord {
 const b = (h: Hex) => hexToBytes(h);
 const h = (v: Uint8Array): Hex => bytesToHex(v);
 
-type TxTuple = [
+export type TxTuple = [
   Uint8Array, Uint8Array, Uint8Array, 0 | 1, 0 | 1, number, number, Uint8Array, Uint8Array | null, Array<[Uint8Array, Uint8Array[], Uint8Array]>, Uint8Array, string, number, number,
   // Added later: records written before have neither.
   Array<[Uint8Array, Uint8Array]>?, Uint8Array[]?,
@@ -89,6 +95,12 @@ export function encodeTxRecord(r: EvmTxRecord): TxTuple {
     r.created.map((c) => [b(c.address), b(c.creator)]), r.internal.map(b),
   ];
 }
+
+/** A stored hash: 32 bytes, or the hex string older ledgers hold. */
+export const storedHash = (v: Uint8Array | string): Hex => (typeof v === 'string' ? (v as Hex) : h(v));
+
+/** The hash of an encoded transaction record, without decoding the rest. */
+export const txRecordHash = (t: unknown): Hex => h((t as TxTuple)[0]);
 
 export function decodeTxRecord(t: TxTuple): EvmTxRecord {
   return {

@@ -18,6 +18,7 @@ import type { Chain } from '../ledger/chain.ts';
 import type { Commitment } from '../ledger/commitment.ts';
 import type { RevertedRecords, SlotCommit, Store } from '../store/store.ts';
 import { EvmBankLayer } from './bank-layer.ts';
+import { findByHash, recordWithIndex } from './hash-index.ts';
 import { buildBlock } from './block-builder.ts';
 import { BASE_FEE_PER_GAS } from './constants.ts';
 import { EvmMachine } from './machine.ts';
@@ -33,11 +34,16 @@ import {
   decodeAccountRecord,
   decodeBlockRecord,
   decodeTxRecord,
+  type TxTuple,
   encodeAccountRecord,
   encodeBlockRecord,
   encodeTxRecord,
+  LEGACY_TX_TABLE,
   STORAGE_TABLE,
+  storedHash,
+  TX_INDEX_TABLE,
   TX_TABLE,
+  txRecordHash,
   type EvmBlockRecord,
   type EvmSpaceMeta,
   type EvmTxRecord,
@@ -181,7 +187,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     if (!layer.makesBlock && layer.changes.isEmpty) return { extras: [], meta: this.meta(bytesToHex(this.trie.root)) };
     const extras: NonNullable<SlotCommit['extras']> = [];
     await this.flatStateRecords(layer, extras);
-    const trieSeal = await this.trie.apply(layer.changes, layer);
+    const trieSeal = await this.trie.apply(bank.slot, layer.changes, layer);
     extras.push(...trieSeal.extras);
     this.nodeKeysBySlot.set(bank.slot, trieSeal.nodeKeys);
     // State edited without a block (anvil_setBalance, …): the next block's state root includes it.
@@ -198,10 +204,11 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     extras.push({ table: BLOCK_TABLE, key: block.number, value: encodeBlockRecord(block) });
     extras.push({ table: BLOCK_HASH_TABLE, key: block.hash, value: block.number });
     for (const t of layer.transactions) {
-      extras.push({ table: TX_TABLE, key: t.hash, value: encodeTxRecord(t) });
-      for (const address of involvedAddresses(t)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: t.hash });
+      const hash = hexToBytes(t.hash);
+      extras.push(...recordWithIndex(TX_TABLE, TX_INDEX_TABLE, t.hash, [t.blockNumber, t.index], encodeTxRecord(t)));
+      for (const address of involvedAddresses(t)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: hash });
       for (const c of t.created) extras.push({ table: CREATOR_TABLE, key: c.address, value: [c.creator, t.hash] });
-      extras.push({ table: NONCE_TABLE, key: [t.from, Number(envelopeOf(t.raw).nonce)], value: t.hash });
+      extras.push({ table: NONCE_TABLE, key: [t.from, Number(envelopeOf(t.raw).nonce)], value: hash });
     }
     this.sealedHead = { number: block.number, hash: block.hash };
     this.remember(block, layer.transactions);
@@ -402,13 +409,19 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
   }
 
   private async readTxs(block: EvmBlockRecord): Promise<EvmTxRecord[]> {
+    const inOrder: EvmTxRecord[] = [];
+    for await (const [, v] of this.store.scanExtras(TX_TABLE, { start: [block.number], end: [block.number + 1] })) inOrder.push(decodeTxRecord(v as TxTuple));
+    if (inOrder.length === block.transactions.length) return inOrder;
+    // A block of a ledger written before transactions were kept in block order.
     const txs = await Promise.all(block.transactions.map((h) => this.readTx(h)));
     return txs.filter((t): t is EvmTxRecord => t !== null);
   }
 
   private async readTx(hash: string): Promise<EvmTxRecord | null> {
-    const v = await this.store.getExtra(TX_TABLE, hash);
-    return v ? decodeTxRecord(v as Parameters<typeof decodeTxRecord>[0]) : null;
+    const v =
+      (await findByHash(this.store, TX_TABLE, TX_INDEX_TABLE, hash, (record) => (txRecordHash(record) === hash ? record : null))) ??
+      (await this.store.getExtra(LEGACY_TX_TABLE, hash));
+    return v ? decodeTxRecord(v as TxTuple) : null;
   }
 
   /**
@@ -428,14 +441,14 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
         if ('above' in from) return;
         continue;
       }
-      yield [block, index, hash as Hex];
+      yield [block, index, storedHash(hash as Uint8Array | string)];
     }
   }
 
   /** The visible transaction `sender` signed with `nonce` (deposits: the bridge's nonce), or null. */
   async transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<EvmTxRecord | null> {
-    const hash = (await this.store.getExtra(NONCE_TABLE, [sender.toLowerCase(), Number(nonce)])) as Hex | null;
-    return hash ? this.transaction(hash) : null;
+    const hash = (await this.store.getExtra(NONCE_TABLE, [sender.toLowerCase(), Number(nonce)])) as Uint8Array | string | null;
+    return hash ? this.transaction(storedHash(hash)) : null;
   }
 
   /** Who created the contract at `address` (at any depth) and in which visible transaction; null for an address no transaction created. */

@@ -2,8 +2,9 @@
  * The EVM state trie (Ethereum's secure Merkle-Patricia trie over accounts, one storage trie per
  * contract), updated once per sealed slot from that slot's flat changes (evm/trie-batch.ts: each
  * changed node encoded, hashed and stored once): execution never touches it. Its nodes are
- * content-addressed records in the store, written in the slot's atomic commit and never deleted, so
- * the state at any past EVM block can be read through its state root (@ethereumjs/mpt reads them).
+ * content-addressed, stored in the slot's atomic commit in write order with a hash index
+ * (evm/hash-index.ts) and never deleted, so the state at any past EVM block can be read through its
+ * state root (@ethereumjs/mpt reads them).
  */
 import { createMPT, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
@@ -11,10 +12,16 @@ import { bigIntToUnpaddedBytes, bytesToHex, bytesToUnprefixedHex, hexToBytes, Va
 import { BoundedMap } from '../common/bounded-map.ts';
 import { keccak256 } from '../common/hash.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
+import { findByHash, recordWithIndex } from './hash-index.ts';
 import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
 import { EMPTY_TRIE_ROOT, TrieBatch, type TrieNodeSource } from './trie-batch.ts';
 
-export const TRIE_TABLE = 'evm-trie';
+/** [slot, index] → a node the slot's commit wrote. */
+export const TRIE_NODE_TABLE = 'evm-tnode';
+/** [first 48 bits of a node's hash, slot, index] → 0. */
+export const TRIE_INDEX_TABLE = 'evm-tindex';
+/** Node hash (hex) → node: where ledgers written before the index kept their nodes (read only). */
+export const LEGACY_TRIE_TABLE = 'evm-trie';
 export const STORAGE_ROOT_TABLE = 'evm-sroot';
 /**
  * Stored trie nodes kept in memory beside the store (least recently used out, by count). A node
@@ -41,7 +48,10 @@ class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
   async get(key: string): Promise<Uint8Array | undefined> {
     const pending = this.unwritten.get(key) ?? this.cached.get(key);
     if (pending) return pending;
-    const stored = ((await this.store.getExtra(TRIE_TABLE, key)) as Uint8Array | null) ?? undefined;
+    const stored =
+      (await findByHash(this.store, TRIE_NODE_TABLE, TRIE_INDEX_TABLE, key, (node) => (bytesToUnprefixedHex(keccak256(node as Uint8Array)) === key ? (node as Uint8Array) : null))) ??
+      ((await this.store.getExtra(LEGACY_TRIE_TABLE, key)) as Uint8Array | null) ??
+      undefined;
     if (stored) this.remember(key, stored);
     return stored;
   }
@@ -84,11 +94,11 @@ class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
 
   async open(): Promise<void> {}
 
-  /** The nodes written since the last call, as records of a slot commit. */
-  takeBatch(): { extras: NonNullable<SlotCommit['extras']>; keys: string[] } {
+  /** The nodes written since the last call, as records of `slot`'s commit. */
+  takeBatch(slot: number): { extras: NonNullable<SlotCommit['extras']>; keys: string[] } {
     const keys = this.batchKeys;
     this.batchKeys = [];
-    return { extras: keys.map((key) => ({ table: TRIE_TABLE, key, value: this.unwritten.get(key)! })), keys };
+    return { extras: keys.flatMap((key, i) => recordWithIndex(TRIE_NODE_TABLE, TRIE_INDEX_TABLE, key, [slot, i], this.unwritten.get(key)!)), keys };
   }
 
   /** A batch is in the store now: its nodes are read from there (the newest from memory). */
@@ -146,7 +156,7 @@ export class EvmStateTrie {
    * Applies one slot's changes; `after` reads the state as of the end of the slot. Returns the new
    * state root and the records (new nodes, changed storage roots) for the slot's commit.
    */
-  async apply(changes: EvmChanges, after: EvmStateReader): Promise<TrieSeal> {
+  async apply(slot: number, changes: EvmChanges, after: EvmStateReader): Promise<TrieSeal> {
     const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared]);
     const rootRecords: NonNullable<SlotCommit['extras']> = [];
     const accounts = new TrieBatch(this.stateRoot, this.db);
@@ -169,7 +179,7 @@ export class EvmStateTrie {
       await accounts.put(key, encodeAccountLeaf(account, storageRoot));
     }
     this.stateRoot = accounts.commit((hash, encoded) => this.db.putNode(hash, encoded));
-    const { extras, keys } = this.db.takeBatch();
+    const { extras, keys } = this.db.takeBatch(slot);
     return { stateRoot: this.stateRoot, extras: [...extras, ...rootRecords], nodeKeys: keys };
   }
 

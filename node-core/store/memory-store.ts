@@ -21,7 +21,7 @@ import type {
   TransactionLocation,
   TransactionStatusEntry,
 } from './store.ts';
-import { comparePositions, distinctKeys, lowerBound, signatureScan, type Position } from './store-query.ts';
+import { compareExtraKeys, comparePositions, distinctKeys, lowerBound, signatureScan, type Position } from './store-query.ts';
 
 interface AddressEntry {
   slot: number;
@@ -260,16 +260,3 @@ export class MemoryStore implements Store {
 // JSON keeps 5 and '5' apart, as LMDB's typed [table, key] keys do.
 const extraKey = (table: string, key: ExtraKey): string => JSON.stringify([table, key]);
 
-/** LMDB's order of keys: element by element, numbers before strings, a prefix before its extensions. */
-function compareExtraKeys(a: ExtraKey, b: ExtraKey): number {
-  const x = Array.isArray(a) ? a : [a as string | number];
-  const y = Array.isArray(b) ? b : [b as string | number];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const p = x[i]!;
-    const q = y[i]!;
-    if (p === q) continue;
-    if (typeof p !== typeof q) return typeof p === 'number' ? -1 : 1;
-    return p < q ? -1 : 1;
-  }
-  return x.length - y.length;
-}

@@ -2,7 +2,7 @@
  * Ordering and query helpers shared by the store backends, so the LMDB and in-memory stores answer
  * history queries with the same semantics.
  */
-import type { SignatureQuery } from './store.ts';
+import type { ExtraKey, SignatureQuery } from './store.ts';
 
 /**
  * A place in the ledger. A bare `[slot]` sorts before every `[slot, index]`, the way LMDB's
@@ -62,4 +62,18 @@ export function lowerBound<T>(items: readonly T[], pos: Position, positionOf: (i
 /** A transaction's account keys without repeats: one address-index entry per distinct key. */
 export function distinctKeys<T>(keys: readonly T[]): T[] {
   return [...new Set(keys)];
+}
+
+/** LMDB's order of extension record keys: element by element, numbers before strings, a prefix before its extensions. */
+export function compareExtraKeys(a: ExtraKey, b: ExtraKey): number {
+  const x = Array.isArray(a) ? a : [a as string | number];
+  const y = Array.isArray(b) ? b : [b as string | number];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (p === q) continue;
+    if (typeof p !== typeof q) return typeof p === 'number' ? -1 : 1;
+    return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
 }
