@@ -13,14 +13,14 @@ export const TX_TABLE = 'evm-txs';
 export const TX_INDEX_TABLE = 'evm-txindex';
 /** Hash → record: where ledgers written before the index kept their transactions (read only). */
 export const LEGACY_TX_TABLE = 'evm-tx';
-/** [address, block number, index] → the transaction's hash (32 bytes; a hex string in older ledgers). */
+/** [address, block number, index] → 0 (older ledgers: the transaction's hash, hex). */
 export const ADDRESS_TX_TABLE = 'evm-addr';
 export const ACCOUNT_TABLE = 'evm-acct';
 export const STORAGE_TABLE = 'evm-stor';
 export const CODE_TABLE = 'evm-code';
 /** A contract's address → [creator, creation transaction hash] (contracts created at any depth). */
 export const CREATOR_TABLE = 'evm-creator';
-/** [sender, nonce] → transaction hash (ots_getTransactionBySenderAndNonce; 32 bytes, a hex string in older ledgers). */
+/** [sender, nonce] → the transaction's [block number, index] (ots_getTransactionBySenderAndNonce; older ledgers: its hash, hex). */
 export const NONCE_TABLE = 'evm-nonce';
 
 export type Hex = PrefixedHexString;
@@ -95,9 +95,6 @@ export function encodeTxRecord(r: EvmTxRecord): TxTuple {
     r.created.map((c) => [b(c.address), b(c.creator)]), r.internal.map(b),
   ];
 }
-
-/** A stored hash: 32 bytes, or the hex string older ledgers hold. */
-export const storedHash = (v: Uint8Array | string): Hex => (typeof v === 'string' ? (v as Hex) : h(v));
 
 /** The hash of an encoded transaction record, without decoding the rest. */
 export const txRecordHash = (t: unknown): Hex => h((t as TxTuple)[0]);

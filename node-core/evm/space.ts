@@ -40,7 +40,6 @@ import {
   encodeTxRecord,
   LEGACY_TX_TABLE,
   STORAGE_TABLE,
-  storedHash,
   TX_INDEX_TABLE,
   TX_TABLE,
   txRecordHash,
@@ -204,11 +203,10 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     extras.push({ table: BLOCK_TABLE, key: block.number, value: encodeBlockRecord(block) });
     extras.push({ table: BLOCK_HASH_TABLE, key: block.hash, value: block.number });
     for (const t of layer.transactions) {
-      const hash = hexToBytes(t.hash);
       extras.push(...recordWithIndex(TX_TABLE, TX_INDEX_TABLE, t.hash, [t.blockNumber, t.index], encodeTxRecord(t)));
-      for (const address of involvedAddresses(t)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: hash });
+      for (const address of involvedAddresses(t)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: 0 });
       for (const c of t.created) extras.push({ table: CREATOR_TABLE, key: c.address, value: [c.creator, t.hash] });
-      extras.push({ table: NONCE_TABLE, key: [t.from, Number(envelopeOf(t.raw).nonce)], value: hash });
+      extras.push({ table: NONCE_TABLE, key: [t.from, Number(envelopeOf(t.raw).nonce)], value: [t.blockNumber, t.index] });
     }
     this.sealedHead = { number: block.number, hash: block.hash };
     this.remember(block, layer.transactions);
@@ -417,6 +415,11 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     return txs.filter((t): t is EvmTxRecord => t !== null);
   }
 
+  private async readTxAt(block: number, index: number): Promise<EvmTxRecord | null> {
+    const v = await this.store.getExtra(TX_TABLE, [block, index]);
+    return v ? decodeTxRecord(v as TxTuple) : null;
+  }
+
   private async readTx(hash: string): Promise<EvmTxRecord | null> {
     const v =
       (await findByHash(this.store, TX_TABLE, TX_INDEX_TABLE, hash, (record) => (txRecordHash(record) === hash ? record : null))) ??
@@ -435,20 +438,24 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
       'above' in from
         ? { start: [a, from.above + 1], end: [a, Number.MAX_SAFE_INTEGER] }
         : { start: [a, from.below ?? Number.MAX_SAFE_INTEGER], end: [a], reverse: true };
-    for await (const [key, hash] of this.store.scanExtras(ADDRESS_TX_TABLE, range)) {
+    for await (const [key, value] of this.store.scanExtras(ADDRESS_TX_TABLE, range)) {
       const [, block, index] = key as [string, number, number];
       if (block > this.visible.number) {
         if ('above' in from) return;
         continue;
       }
-      yield [block, index, storedHash(hash as Uint8Array | string)];
+      // Older ledgers keep the hash beside the position.
+      const hash = typeof value === 'string' ? (value as Hex) : txRecordHash(await this.store.getExtra(TX_TABLE, [block, index]));
+      yield [block, index, hash];
     }
   }
 
   /** The visible transaction `sender` signed with `nonce` (deposits: the bridge's nonce), or null. */
   async transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<EvmTxRecord | null> {
-    const hash = (await this.store.getExtra(NONCE_TABLE, [sender.toLowerCase(), Number(nonce)])) as Uint8Array | string | null;
-    return hash ? this.transaction(storedHash(hash)) : null;
+    const found = (await this.store.getExtra(NONCE_TABLE, [sender.toLowerCase(), Number(nonce)])) as [number, number] | string | null;
+    if (typeof found === 'string') return this.transaction(found); // an older ledger's: the hash
+    const t = found && (await this.readTxAt(found[0], found[1]));
+    return t && t.blockNumber <= this.visible.number ? t : null;
   }
 
   /** Who created the contract at `address` (at any depth) and in which visible transaction; null for an address no transaction created. */

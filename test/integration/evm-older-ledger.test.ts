@@ -1,7 +1,7 @@
 /**
  * A ledger written before the EVM space kept its transactions and trie nodes in write order with a
  * hash index (evm/hash-index.ts): each record under its hash, the address and nonce indexes holding
- * hashes as hex strings. A node of this version answers from it as before (receipts, blocks with
+ * hashes (hex strings) where they now hold nothing and positions. A node of this version answers from it as before (receipts, blocks with
  * their transactions, address history, sender and nonce, past state through the trie) and goes on
  * writing beside it in the new layout.
  */
@@ -33,7 +33,9 @@ function rewriteAsOlderLedger(storeDir: string): { transactions: number; nodes: 
   let transactions = 0;
   let nodes = 0;
   root.transactionSync(() => {
-    for (const name of [ADDRESS_TX_TABLE, NONCE_TABLE]) for (const { key, value } of table(name)) extras.putSync(key, bytesToHex(value as Uint8Array));
+    const hashAt = (block: number, index: number) => bytesToHex((extras.get([TX_TABLE, block, index]) as Uint8Array[])[0]!);
+    for (const { key } of table(ADDRESS_TX_TABLE)) extras.putSync(key, hashAt(key[2] as number, key[3] as number));
+    for (const { key, value } of table(NONCE_TABLE)) extras.putSync(key, hashAt(...(value as [number, number])));
     for (const { key, value } of table(TX_TABLE)) {
       extras.putSync([LEGACY_TX_TABLE, bytesToHex((value as Uint8Array[])[0]!)], value);
       extras.removeSync(key);
