@@ -6,7 +6,7 @@
  * Keyed by the whole hash, each slot's records landed on every page of their table, and each commit
  * copied and rewrote most of it: after bench:evm's 6,000 transfers the ledger file was twice its live
  * data and all of it was mapped into the node's memory. In write order a slot's records fill the last
- * pages; only the index entries (~30 bytes) still land anywhere.
+ * pages; only the index entries (~40 bytes) still land anywhere.
  *
  * Two hashes can share 48 bits: a lookup reads every position under the prefix and keeps the record
  * whose hash matches.
