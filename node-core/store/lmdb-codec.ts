@@ -28,7 +28,7 @@ export function packHash(hash: string): Uint8Array | string {
 export const unpackHash = (v: Uint8Array | string): string => (typeof v === 'string' ? v : encodeBase58(v));
 
 /** A stored transaction's signature: the first in its wire, after the one-byte count (fewer than 128 fit a packet). */
-const firstSignatureBytes = (wire: Uint8Array): Uint8Array => wire.subarray(1, 65);
+export const firstSignatureBytes = (wire: Uint8Array): Uint8Array => wire.subarray(1, 65);
 
 type RewardRecord = [Address, number, number, RewardType, number | null];
 /**

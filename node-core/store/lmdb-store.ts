@@ -16,6 +16,7 @@ import { tryDecodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { Keypair } from '../keys/keypair.ts';
 import type { Account } from '../runtime/account.ts';
+import { SignatureIndex } from './lmdb-signature-index.ts';
 import { DuplicateAddressIndex, KeyedAddressIndex, type AddressIndex, type KeyedAddressKey } from './lmdb-address-index.ts';
 import {
   decodeAccount,
@@ -34,7 +35,6 @@ import {
   type AccountRecord,
   type AddressRecord,
   type HeaderRecord,
-  type SigRecord,
   type TxRecord,
 } from './lmdb-codec.ts';
 import { OwnVotes, type CompactVote } from './lmdb-own-votes.ts';
@@ -96,7 +96,8 @@ const TXN_NO_SYNC_FLUSH = 0x10000;
 export class LmdbStore implements Store {
   private readonly blocks: Database<HeaderRecord, number>;
   private readonly txs: Database<TxRecord, TxKey>;
-  private readonly sigs: Database<SigRecord, string>;
+  private readonly sigsDb: Database<unknown, string | [number, number, number]>;
+  private readonly sigs: SignatureIndex;
   private readonly addrs: AddressIndex;
   /** Both layouts' indexes (one of them empty), cleared together by a reset. */
   private readonly addressIndexes: AddressIndex[];
@@ -137,7 +138,8 @@ export class LmdbStore implements Store {
   ) {
     this.blocks = root.openDB('blocks', {});
     this.txs = root.openDB('txs', {});
-    this.sigs = root.openDB('sigs', {});
+    this.sigsDb = root.openDB('sigs', {});
+    this.sigs = new SignatureIndex(this.sigsDb, this.txs);
     // A ledger with entries in the keyed layout keeps it; every other ledger uses duplicates.
     const keyed = root.openDB<AddressRecord, KeyedAddressKey>('addr', {});
     const duplicates = DuplicateAddressIndex.open(root, this.sigs, this.txs);
@@ -229,7 +231,7 @@ export class LmdbStore implements Store {
     block.transactions.forEach((tx, index) => {
       if (index === 0 && vote) return;
       this.txs.putSync([slot, index], encodeTx(tx), { append: appendTxs });
-      this.sigs.putSync(tx.signature, [slot, index, tx.meta.err]);
+      this.sigs.put(tx.wire, slot, index, tx.meta.err);
       this.addrs.add(distinctKeys(tx.accountKeys), slot, index, tx);
     });
     for (const [address, account] of accounts) {
@@ -253,7 +255,7 @@ export class LmdbStore implements Store {
     this.undoKept.clear();
     try {
       this.write(() => {
-        for (const db of [this.blocks, this.txs, this.sigs, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots, this.discardedIndex]) db.clearSync();
+        for (const db of [this.blocks, this.txs, this.sigsDb, this.accounts, this.meta, this.genesis, this.extras, this.undo, this.snapshots, this.discardedIndex]) db.clearSync();
         for (const index of this.addressIndexes) index.clear();
         this.ownVotes.clear();
         this.discardedIndexLeft = false;
@@ -581,8 +583,7 @@ export class LmdbStore implements Store {
       txs.forEach(([signature, wire, keys, failed, memo], index) => {
         if (index === 0 && compactVote) return;
         // The same transaction may have landed elsewhere since: that entry is kept.
-        const loc = this.sigs.get(signature);
-        if (loc && loc[0] === key && loc[1] === index) this.sigs.removeSync(signature);
+        this.sigs.remove(signature, key, index);
         // What the address index reads of a transaction to find its entry: the signature in the wire, whether it failed, whether it has a memo.
         const entryOf = { wire: plainBytes(wire), meta: { err: failed ? 'failed' : null }, memo: memo ? '' : null } as unknown as StoredTransaction;
         this.addrs.remove(keys, key, index, entryOf);
@@ -616,7 +617,7 @@ export class LmdbStore implements Store {
       const index = key[1]!;
       const tx = decodeTx(value);
       const { signature, accountKeys } = tx;
-      this.sigs.removeSync(signature);
+      this.sigs.remove(signature, slot, index);
       this.addrs.remove(distinctKeys(accountKeys), slot, index, tx);
       this.txs.removeSync(key);
       ops += 2 + accountKeys.length;
