@@ -204,9 +204,10 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
     extras.push({ table: BLOCK_HASH_TABLE, key: block.hash, value: block.number });
     for (const t of layer.transactions) {
       extras.push(...recordWithIndex(TX_TABLE, TX_INDEX_TABLE, t.hash, [t.blockNumber, t.index], encodeTxRecord(t)));
-      for (const address of involvedAddresses(t)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: 0 });
+      const { nonce, to } = envelopeOf(t.raw);
+      for (const address of involvedAddresses(t, to)) extras.push({ table: ADDRESS_TX_TABLE, key: [address, t.blockNumber, t.index], value: 0 });
       for (const c of t.created) extras.push({ table: CREATOR_TABLE, key: c.address, value: [c.creator, t.hash] });
-      extras.push({ table: NONCE_TABLE, key: [t.from, Number(envelopeOf(t.raw).nonce)], value: [t.blockNumber, t.index] });
+      extras.push({ table: NONCE_TABLE, key: [t.from, Number(nonce)], value: [t.blockNumber, t.index] });
     }
     this.sealedHead = { number: block.number, hash: block.hash };
     this.remember(block, layer.transactions);
@@ -487,12 +488,12 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
 }
 
 /**
- * Addresses a transaction involves, for the address index: sender, receiver or created contract,
- * log emitters, and the callers, callees and contracts created of its inner calls.
+ * Addresses a transaction involves, for the address index: sender, receiver (`to`, from its
+ * envelope) or created contract, log emitters, and the callers, callees and contracts created of its
+ * inner calls.
  */
-function involvedAddresses(t: EvmTxRecord): Set<string> {
+function involvedAddresses(t: EvmTxRecord, to: string | null): Set<string> {
   const out = new Set<string>([t.from]);
-  const to = recipientOf(t.raw);
   if (to) out.add(to);
   if (t.contractAddress) out.add(t.contractAddress);
   for (const log of t.logs) out.add(log.address);

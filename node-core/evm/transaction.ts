@@ -104,12 +104,13 @@ export interface RecoveredSender {
  */
 export function checkAndRecover(raw: Uint8Array, common: Common, hash: Hex = bytesToHex(keccak256(raw)) as Hex): RecoveredSender & { tx: TypedTransaction } {
   const chainId = common.chainId();
-  const claimed = claimedChainId(raw);
-  if (claimed !== null && claimed !== chainId) throw new InvalidTransaction(`invalid chain id: have ${claimed}, want ${chainId}`);
   let tx: TypedTransaction;
   try {
     tx = createTxFromRLP(raw, { common });
   } catch (e) {
+    // @ethereumjs refuses a transaction signed for another chain in its own words: geth's are answered.
+    const claimed = claimedChainId(raw);
+    if (claimed !== null && claimed !== chainId) throw new InvalidTransaction(`invalid chain id: have ${claimed}, want ${chainId}`);
     throw new InvalidTransaction(`rlp: ${(e as Error).message.split(' (')[0]}`);
   }
   if (tx.type === TransactionType.BlobEIP4844) throw new InvalidTransaction('transaction type not supported: blob transactions need a beacon chain');

@@ -183,6 +183,8 @@ describe('EVM space with ethers v6', () => {
     const otherChain = new Wallet(alice.privateKey);
     const foreign = await otherChain.signTransaction({ to: bob.address, value: 1n, nonce, gasLimit: 21000, gasPrice: 2_000_000_000n, chainId: 1n });
     await assert.rejects(provider.send('eth_sendRawTransaction', [foreign]), /invalid chain id/);
+    const foreignTyped = await otherChain.signTransaction({ to: bob.address, value: 1n, nonce, gasLimit: 21000, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 0n, chainId: 1n, type: 2 });
+    await assert.rejects(provider.send('eth_sendRawTransaction', [foreignTyped]), /invalid chain id: have 1, want 5705/);
     // a garbled transaction
     await assert.rejects(provider.send('eth_sendRawTransaction', ['0x02deadbeef']), /rlp/);
 
