@@ -34,7 +34,6 @@ import {
   decodeAccountRecord,
   decodeBlockRecord,
   decodeTxRecord,
-  type TxTuple,
   encodeAccountRecord,
   encodeBlockRecord,
   encodeTxRecord,
@@ -47,6 +46,7 @@ import {
   type EvmSpaceMeta,
   type EvmTxRecord,
   type Hex,
+  type TxTuple,
 } from './records.ts';
 import { EvmBaseState, type EvmAccount, type EvmStateReader, type EvmStateSource } from './state.ts';
 import { EvmStateTrie, STORAGE_ROOT_TABLE } from './state-trie.ts';
@@ -399,7 +399,10 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
 
   /** A visible transaction by hash. */
   async transaction(hash: string): Promise<EvmTxRecord | null> {
-    const t = await this.readTx(hash.toLowerCase());
+    return this.ifVisible(await this.readTx(hash.toLowerCase()));
+  }
+
+  private ifVisible(t: EvmTxRecord | null): EvmTxRecord | null {
     return t && t.blockNumber <= this.visible.number ? t : null;
   }
 
@@ -455,8 +458,7 @@ export class EvmSpace extends EventEmitter<EvmSpaceEvents> implements ChainExten
   async transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<EvmTxRecord | null> {
     const found = (await this.store.getExtra(NONCE_TABLE, [sender.toLowerCase(), Number(nonce)])) as [number, number] | string | null;
     if (typeof found === 'string') return this.transaction(found); // an older ledger's: the hash
-    const t = found && (await this.readTxAt(found[0], found[1]));
-    return t && t.blockNumber <= this.visible.number ? t : null;
+    return found ? this.ifVisible(await this.readTxAt(found[0], found[1])) : null;
   }
 
   /** Who created the contract at `address` (at any depth) and in which visible transaction; null for an address no transaction created. */
