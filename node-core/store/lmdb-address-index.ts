@@ -12,7 +12,7 @@ import type { Database, DatabaseOptions, RootDatabase } from 'lmdb';
 import { encodeBase58 } from '../common/base58.ts';
 import type { Address } from '../common/pubkey.ts';
 import type { TransactionErrorValue } from '../runtime/errors.ts';
-import { addressEntrySignature, encodeAddressEntry, type AddressRecord, type SigRecord, type TxRecord } from './lmdb-codec.ts';
+import { addressEntrySignature, encodeAddressEntry, txRecordErr, type AddressRecord, type TxRecord } from './lmdb-codec.ts';
 import type { Position, SignatureScan } from './store-query.ts';
 import type { StoredTransaction } from './store.ts';
 
@@ -108,15 +108,14 @@ export class DuplicateAddressIndex implements AddressIndex {
   constructor(
     private readonly db: Database<Uint8Array, Address>,
     /** Where an entry's error and memo are read back, when its flags say it has one (rare). */
-    private readonly sigs: RecordReader<string, SigRecord>,
     private readonly txs: RecordReader<[number, number], TxRecord>,
   ) {}
 
-  static open(root: RootDatabase, sigs: RecordReader<string, SigRecord>, txs: RecordReader<[number, number], TxRecord>): DuplicateAddressIndex {
+  static open(root: RootDatabase, txs: RecordReader<[number, number], TxRecord>): DuplicateAddressIndex {
     // A custom encoder (an lmdb-js option its typings leave out) keeps values raw bytes, so value ranges
     // compare bytes; lmdb-js reads values into a shared buffer, so decode copies out `end` bytes.
     const encoder = { encode: (v: Uint8Array) => v, decode: (b: Uint8Array, end: number) => b.slice(0, end) };
-    return new DuplicateAddressIndex(root.openDB<Uint8Array, Address>('addr-dup', { dupSort: true, encoder } as DatabaseOptions), sigs, txs);
+    return new DuplicateAddressIndex(root.openDB<Uint8Array, Address>('addr-dup', { dupSort: true, encoder } as DatabaseOptions), txs);
   }
 
   isEmpty(): boolean {
@@ -151,8 +150,9 @@ export class DuplicateAddressIndex implements AddressIndex {
       const index = view.getUint32(8);
       const signature = encodeBase58(v.subarray(12, 76));
       const flags = v[76]!;
-      const err = flags & HAS_ERR ? (this.sigs.get(signature)?.[2] ?? null) : null;
-      const memo = flags & HAS_MEMO ? (this.txs.get([slot, index])?.[4] ?? null) : null;
+      const record = flags & (HAS_ERR | HAS_MEMO) ? this.txs.get([slot, index]) : undefined;
+      const err = flags & HAS_ERR && record ? txRecordErr(record) : null;
+      const memo = flags & HAS_MEMO ? (record?.[4] ?? null) : null;
       out.push({ signature, slot, index, err, memo });
     }
     return out;

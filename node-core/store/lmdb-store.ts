@@ -142,7 +142,7 @@ export class LmdbStore implements Store {
     this.sigs = new SignatureIndex(this.sigsDb, this.txs);
     // A ledger with entries in the keyed layout keeps it; every other ledger uses duplicates.
     const keyed = root.openDB<AddressRecord, KeyedAddressKey>('addr', {});
-    const duplicates = DuplicateAddressIndex.open(root, this.sigs, this.txs);
+    const duplicates = DuplicateAddressIndex.open(root, this.txs);
     this.addressIndexLayout = keyed.getKeysCount({ limit: 1 }) > 0 || (newLedgerLayout === 'keyed' && duplicates.isEmpty()) ? 'keyed' : 'duplicates';
     const keyedIndex = new KeyedAddressIndex(keyed);
     this.addrs = this.addressIndexLayout === 'keyed' ? keyedIndex : duplicates;
