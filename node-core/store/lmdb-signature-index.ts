@@ -34,18 +34,27 @@ export class SignatureIndex {
 
   /** Where the transaction signed `signature` sits and how it ended, or undefined. */
   get(signature: string): SigRecord | undefined {
+    return this.find(signature)?.location;
+  }
+
+  /**
+   * get's answer with the transaction's record when the lookup read it (an entry of an older ledger
+   * names the position without reading it: record undefined).
+   */
+  find(signature: string): { location: SigRecord; record?: TxRecord } | undefined {
     const bytes = tryDecodeBase58(signature);
     if (bytes?.length === 64) {
       const prefix = prefixOf(bytes);
       for (const { key, value } of this.db.getRange({ start: [prefix], end: [prefix + 1] })) {
         const [, slot, index] = key as [number, number, number];
-        const tx = this.txs.get([slot, index]);
-        if (tx && (tx[0] !== null ? tx[0] === signature : bytesEqual(firstSignatureBytes(tx[1]), bytes))) {
-          return [slot, index, value === 0 ? null : (value as TransactionErrorValue)];
+        const record = this.txs.get([slot, index]);
+        if (record && (record[0] !== null ? record[0] === signature : bytesEqual(firstSignatureBytes(record[1]), bytes))) {
+          return { location: [slot, index, value === 0 ? null : (value as TransactionErrorValue)], record };
         }
       }
     }
-    return this.db.get(signature) as SigRecord | undefined;
+    const older = this.db.get(signature) as SigRecord | undefined;
+    return older && { location: older };
   }
 
   /** Removes the entry of `signature` at (slot, index), in the open write transaction (an entry of it elsewhere stays). */

@@ -425,13 +425,13 @@ export class LmdbStore implements Store {
   }
 
   async getTransaction(signature: string): Promise<TransactionLocation | null> {
-    const loc = this.sigs.get(signature);
-    if (!loc) {
+    const found = this.sigs.find(signature);
+    if (!found) {
       const vote = this.findOwnVote(signature);
       return vote && { slot: vote.slot, index: 0, blockTime: vote.blockTime, transaction: vote.transaction };
     }
-    const [slot, index] = loc;
-    const tx = this.txs.get([slot, index]);
+    const [slot, index] = found.location;
+    const tx = found.record ?? this.txs.get([slot, index]);
     const blockTime = this.blockTime(slot);
     if (!tx || blockTime === null) return null;
     return { slot, index, blockTime, transaction: decodeTx(tx) };
