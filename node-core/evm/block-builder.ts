@@ -6,11 +6,12 @@
 import { createBlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft } from '@ethereumjs/util';
+import { bigIntToBytes, bigIntToUnpaddedBytes, bytesToHex, hexToBytes, intToUnpaddedBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY, setLengthLeft } from '@ethereumjs/util';
 import { Bloom } from '@ethereumjs/vm';
 import { BLOCK_GAS_LIMIT, COINBASE, EXTRA_DATA } from './constants.ts';
 import type { BlockEnv } from './machine.ts';
 import type { EvmBlockRecord, EvmTxRecord, Hex } from './records.ts';
+import { encodeRlp, rlpSize, type RlpInput } from './rlp-encode.ts';
 import { trieRootOf } from './trie-batch.ts';
 
 /** The bloom of one receipt's logs. */
@@ -28,7 +29,7 @@ export const txType = (raw: Uint8Array): number => (raw[0]! <= 0x7f ? raw[0]! : 
 
 /** A receipt as the receipts trie encodes it (EIP-2718: the type byte before typed receipts). */
 export function encodeReceipt(r: EvmTxRecord): Uint8Array {
-  const body = RLP.encode([
+  const body = encodeRlp([
     r.status === 1 ? Uint8Array.of(1) : new Uint8Array(0),
     bigIntToUnpaddedBytes(BigInt(r.cumulativeGasUsed)),
     logsBloom(r.logs),
@@ -43,7 +44,7 @@ export function encodeReceipt(r: EvmTxRecord): Uint8Array {
 }
 
 function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
-  return trieRootOf(values.map((value, i) => [RLP.encode(i), value]));
+  return trieRootOf(values.map((value, i) => [encodeRlp(intToUnpaddedBytes(i)), value]));
 }
 
 export interface BlockInput {
@@ -89,7 +90,7 @@ export async function buildBlock(common: Common, input: BlockInput): Promise<Evm
     { common, skipConsensusFormatValidation: true },
   );
   // Size as Ethereum counts it: the RLP of [header, transactions, uncles, withdrawals].
-  const size = RLP.encode([header.raw(), txs.map((t) => (txType(t.raw) === 0 ? RLP.decode(t.raw) : t.raw)) as never, [], []]).length;
+  const size = rlpSize([header.raw(), txs.map((t) => (txType(t.raw) === 0 ? (RLP.decode(t.raw) as RlpInput) : t.raw)), [], []]);
   return {
     number: input.number,
     hash: bytesToHex(header.hash()),

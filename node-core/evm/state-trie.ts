@@ -14,6 +14,7 @@ import { keccak256 } from '../common/hash.ts';
 import type { SlotCommit, Store } from '../store/store.ts';
 import { findByHash, recordWithIndex } from './hash-index.ts';
 import { EMPTY_CODE_HASH, EMPTY_STORAGE_ROOT, type EvmAccount, type EvmChanges, type EvmStateReader } from './state.ts';
+import { encodeRlp } from './rlp-encode.ts';
 import { EMPTY_TRIE_ROOT, TrieBatch, type TrieNodeSource } from './trie-batch.ts';
 
 /** [slot, index] → a node the slot's commit wrote. */
@@ -58,6 +59,11 @@ class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
 
   read(hash: Uint8Array): Promise<Uint8Array | undefined> {
     return this.get(bytesToUnprefixedHex(hash));
+  }
+
+  readKept(hash: Uint8Array): Uint8Array | undefined {
+    const key = bytesToUnprefixedHex(hash);
+    return this.unwritten.get(key) ?? this.cached.get(key);
   }
 
   /** A node of the slot being sealed. */
@@ -113,7 +119,7 @@ class StoreNodeDb implements DB<string, string | Uint8Array>, TrieNodeSource {
 
 /** An account as its trie leaf encodes it. */
 export const encodeAccountLeaf = (a: EvmAccount, storageRoot: Uint8Array): Uint8Array =>
-  RLP.encode([bigIntToUnpaddedBytes(a.nonce), bigIntToUnpaddedBytes(a.balance), storageRoot, a.codeHash]);
+  encodeRlp([bigIntToUnpaddedBytes(a.nonce), bigIntToUnpaddedBytes(a.balance), storageRoot, a.codeHash]);
 
 export interface TrieSeal {
   stateRoot: Uint8Array;
@@ -213,7 +219,7 @@ export class EvmStateTrie {
     for (const [slot, value] of slots ?? []) {
       const key = keccak256(hexToBytes(slot as `0x${string}`));
       if (value.length === 0) await storage.del(key);
-      else await storage.put(key, RLP.encode(value));
+      else await storage.put(key, encodeRlp(value));
     }
     return storage.commit((hash, encoded) => this.db.putNode(hash, encoded));
   }

@@ -10,6 +10,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { KECCAK256_RLP } from '@ethereumjs/util';
 import { bytesEqual, concatBytes } from '../common/bytes.ts';
 import { keccak256 } from '../common/hash.ts';
+import { encodeRlp, type RlpInput } from './rlp-encode.ts';
 
 interface Branch {
   kind: 'branch';
@@ -43,6 +44,8 @@ type NodeRef = Uint8Array | unknown[];
 /** Where nodes come from (by hash) and go to (hash and encoding). */
 export interface TrieNodeSource {
   read(hash: Uint8Array): Promise<Uint8Array | undefined>;
+  /** The node when it is in memory already (read then without awaiting the store). */
+  readKept?(hash: Uint8Array): Uint8Array | undefined;
 }
 export type TrieNodeSink = (hash: Uint8Array, encoded: Uint8Array) => void;
 
@@ -80,6 +83,13 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   return i;
 }
 
+/** How many nibbles `path` shares with `key` from `at` on. */
+function sharedWithKey(path: Uint8Array, key: Uint8Array, at: number): number {
+  let i = 0;
+  while (i < path.length && at + i < key.length && path[i] === key[at + i]) i++;
+  return i;
+}
+
 /** A node from its RLP structure; `ref` is how its parent names it (its hash, or the structure when inlined). */
 function fromRaw(raw: unknown[], ref: NodeRef): ReadNode {
   if (raw.length === 17) {
@@ -110,7 +120,9 @@ export class TrieBatch {
 
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
     if (value.length === 0) return this.del(key);
-    this.root = await this.insert(this.root, toNibbles(key), value);
+    const nibbles = toNibbles(key);
+    await this.readPath(nibbles);
+    this.root = this.insert(this.root, nibbles, 0, value);
   }
 
   async del(key: Uint8Array): Promise<void> {
@@ -123,7 +135,7 @@ export class TrieBatch {
     const ref = this.seal(this.root, sink);
     if (!Array.isArray(ref)) return ref;
     // A root under 32 bytes is still stored and named by its hash (a root is always a stored node).
-    const encoded = RLP.encode(ref as Uint8Array[]);
+    const encoded = encodeRlp(ref as RlpInput[]);
     const hash = keccak256(encoded);
     sink(hash, encoded);
     return hash;
@@ -131,25 +143,51 @@ export class TrieBatch {
 
   private async read(node: TrieNode): Promise<ReadNode> {
     if (node.kind !== 'unread') return node;
-    const encoded = await this.source.read(node.hash);
+    const encoded = this.source.readKept?.(node.hash) ?? (await this.source.read(node.hash));
     if (!encoded) throw new Error(`trie node ${Buffer.from(node.hash).toString('hex')} is missing`);
     return fromRaw(RLP.decode(encoded) as unknown[], node.hash);
   }
 
-  private async insert(at: TrieNode | null, path: Uint8Array, value: Uint8Array): Promise<TrieNode> {
-    if (!at) return { kind: 'leaf', path, value };
-    const node = await this.read(at);
+  /**
+   * Reads the stored nodes on `key`'s path into the tree (their parents are unchanged: a read node
+   * keeps its reference), so that insert runs without awaiting a read at every level.
+   */
+  private async readPath(key: Uint8Array): Promise<void> {
+    if (this.root?.kind === 'unread') this.root = await this.read(this.root);
+    let node: TrieNode | null = this.root;
+    let at = 0;
+    while (node) {
+      if (node.kind === 'branch') {
+        if (at === key.length) return;
+        const child = node.children[key[at]!];
+        if (child?.kind === 'unread') node.children[key[at]!] = await this.read(child);
+        node = node.children[key[at++]!] ?? null;
+      } else if (node.kind === 'extension') {
+        if (sharedWithKey(node.path, key, at) < node.path.length) return;
+        if (node.child.kind === 'unread') node.child = await this.read(node.child);
+        at += node.path.length;
+        node = node.child;
+      } else {
+        return;
+      }
+    }
+  }
+
+  /** `key` (nibbles, from `at`) set to `value` under `at`, whose path readPath has read. */
+  private insert(node: TrieNode | null, key: Uint8Array, at: number, value: Uint8Array): TrieNode {
+    if (!node) return { kind: 'leaf', path: key.subarray(at), value };
+    if (node.kind === 'unread') throw new Error('trie insert reached a node its path read did not read');
     if (node.kind === 'branch') {
       node.ref = undefined;
-      if (path.length === 0) node.value = value;
-      else node.children[path[0]!] = await this.insert(node.children[path[0]!]!, path.subarray(1), value);
+      if (at === key.length) node.value = value;
+      else node.children[key[at]!] = this.insert(node.children[key[at]!]!, key, at + 1, value);
       return node;
     }
-    const shared = commonPrefix(node.path, path);
-    if (node.kind === 'leaf' && shared === node.path.length && shared === path.length) return { kind: 'leaf', path, value };
+    const shared = sharedWithKey(node.path, key, at);
+    if (node.kind === 'leaf' && shared === node.path.length && at + shared === key.length) return { kind: 'leaf', path: key.subarray(at), value };
     if (node.kind === 'extension' && shared === node.path.length) {
       node.ref = undefined;
-      node.child = await this.insert(node.child, path.subarray(shared), value);
+      node.child = this.insert(node.child, key, at + shared, value);
       return node;
     }
     // The paths part at `shared`: a branch there holds what was here and the new leaf.
@@ -161,10 +199,10 @@ export class TrieBatch {
     } else {
       branch.children[rest[0]!] = rest.length > 1 ? { kind: 'extension', path: rest.subarray(1), child: node.child } : node.child;
     }
-    const mine = path.subarray(shared);
-    if (mine.length === 0) branch.value = value;
-    else branch.children[mine[0]!] = { kind: 'leaf', path: mine.subarray(1), value };
-    return shared > 0 ? { kind: 'extension', path: path.subarray(0, shared), child: branch } : branch;
+    const mine = at + shared;
+    if (mine === key.length) branch.value = value;
+    else branch.children[key[mine]!] = { kind: 'leaf', path: key.subarray(mine + 1), value };
+    return shared > 0 ? { kind: 'extension', path: key.subarray(at, mine), child: branch } : branch;
   }
 
   private async remove(at: TrieNode | null, path: Uint8Array): Promise<TrieNode | null> {
@@ -216,7 +254,7 @@ export class TrieBatch {
     } else {
       raw = [encodePath(node.path, true), node.value];
     }
-    const encoded = RLP.encode(raw as Uint8Array[]);
+    const encoded = encodeRlp(raw as RlpInput[]);
     if (encoded.length < 32) return (node.ref = raw);
     const hash = keccak256(encoded);
     sink(hash, encoded);
