@@ -2,7 +2,7 @@
  * bench/evm: the EVM space beside Anvil (Foundry's dev node, started by this script) in one run.
  *  - transfers: pre-signed value transfers through eth_sendRawTransaction, 32 in flight, from 32
  *    senders, until every receipt exists (the senders' latest nonces account for all of them), after
- *    an unmeasured first burst of 1,000 on each server (its rate printed apart);
+ *    an unmeasured first burst of 500 on each server (its rate printed apart);
  *  - eth_call of a view function (the same call, then a different caller each time so that every call
  *    executes) and eth_getBalance: requests per second, 32 keep-alive connections spread over
  *    --clients load processes (http-load.ts's raw client), the node and Anvil taking turns (two rounds
@@ -35,7 +35,7 @@ import { startAnvil } from './lib/anvil.ts';
 const { values } = parseArgs({ options: { transfers: { type: 'string', default: '6000' }, reads: { type: 'string', default: '30000' }, concurrency: { type: 'string', default: '32' }, clients: { type: 'string', default: '2' } } });
 const TRANSFERS = Number(values.transfers);
 /** The unmeasured first burst on each server. */
-const WARM_UP = Math.min(1_000, TRANSFERS);
+const WARM_UP = Math.min(500, TRANSFERS);
 const READS = Number(values.reads);
 const CONCURRENCY = Number(values.concurrency);
 const CLIENTS = Number(values.clients);
