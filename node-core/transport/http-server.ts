@@ -49,6 +49,8 @@ export interface HttpHandlers {
   sent?(pieces: readonly Piece[]): void;
   /** How long a streamed answer's queue may stay undrained before the client is cut off [default: STREAM_STALL_MS]. */
   streamStallMs?: number;
+  /** How long an idle kept-alive connection stays open [default: KEEP_ALIVE_MS]. */
+  keepAliveMs?: number;
 }
 
 /** A response needs only the origin header; the methods and max-age are for preflight answers. */
@@ -179,6 +181,6 @@ export function createHttpServer(h: HttpHandlers): http.Server {
       );
     });
   });
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.keepAliveTimeout = h.keepAliveMs ?? KEEP_ALIVE_MS;
   return server;
 }

@@ -68,14 +68,21 @@ function parsePostHead(head: string, allowedHosts: readonly string[]): PostHead 
 const POST_PREFIX = Buffer.from('POST ');
 const startsLikePost = (bytes: Buffer) => bytes.subarray(0, POST_PREFIX.length).equals(POST_PREFIX.subarray(0, Math.min(bytes.length, POST_PREFIX.length)));
 
-// Responses carry what node:http's carry here: the CORS origin, and keep-alive with node:http's timeout.
-const KEEP_ALIVE = `Connection: keep-alive\r\nKeep-Alive: timeout=${KEEP_ALIVE_MS / 1000}\r\n`;
 const JSON_FIELDS = 'access-control-allow-origin: *\r\ncontent-type: application/json\r\n';
-const head = (status: string, length: number) => `HTTP/1.1 ${status}\r\n${JSON_FIELDS}content-length: ${length}\r\n${KEEP_ALIVE}\r\n`;
-const CHUNKED_HEAD = `HTTP/1.1 200 OK\r\n${JSON_FIELDS}transfer-encoding: chunked\r\n${KEEP_ALIVE}\r\n`;
-const NO_CONTENT = `HTTP/1.1 204 No Content\r\naccess-control-allow-origin: *\r\n${KEEP_ALIVE}\r\n`;
 const INTERNAL_ERROR_BODY = rpcError(-32603, 'Internal error');
-const INTERNAL_ERROR = head('500 Internal Server Error', Buffer.byteLength(INTERNAL_ERROR_BODY)) + INTERNAL_ERROR_BODY;
+
+/** The response heads, carrying what node:http's carry here: the CORS origin, and keep-alive with node:http's timeout. */
+function responseHeads(keepAliveMs: number) {
+  const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n`;
+  const head = (status: string, length: number) => `HTTP/1.1 ${status}\r\n${JSON_FIELDS}content-length: ${length}\r\n${keepAlive}\r\n`;
+  return {
+    head,
+    chunked: `HTTP/1.1 200 OK\r\n${JSON_FIELDS}transfer-encoding: chunked\r\n${keepAlive}\r\n`,
+    noContent: `HTTP/1.1 204 No Content\r\naccess-control-allow-origin: *\r\n${keepAlive}\r\n`,
+    internalError: head('500 Internal Server Error', Buffer.byteLength(INTERNAL_ERROR_BODY)) + INTERNAL_ERROR_BODY,
+  };
+}
+type ResponseHeads = ReturnType<typeof responseHeads>;
 
 type Piece = string | Uint8Array;
 
@@ -86,13 +93,13 @@ type Piece = string | Uint8Array;
  * the stream stops). A stream that fails before its first piece is a 500; after it, the connection
  * is broken. Resolves once the answer is out (true: the connection may serve its next request).
  */
-async function streamOnSocket(socket: net.Socket, stream: AsyncIterable<Piece>, stallMs: number, sent?: (pieces: readonly Piece[]) => void): Promise<boolean> {
+async function streamOnSocket(socket: net.Socket, heads: ResponseHeads, stream: AsyncIterable<Piece>, stallMs: number, sent?: (pieces: readonly Piece[]) => void): Promise<boolean> {
   const pieces = stream[Symbol.asyncIterator]();
   let began = false;
   try {
     for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
       if (socket.destroyed) break;
-      if (!began) socket.write(CHUNKED_HEAD);
+      if (!began) socket.write(heads.chunked);
       began = true;
       const piece = next.value;
       const length = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
@@ -104,7 +111,7 @@ async function streamOnSocket(socket: net.Socket, stream: AsyncIterable<Piece>, 
       if (socket.writableLength > STREAM_QUEUE_BYTES && !(await drained(socket, stallMs))) break;
     }
     if (socket.destroyed) return false;
-    socket.write(began ? '0\r\n\r\n' : head('200 OK', 0));
+    socket.write(began ? '0\r\n\r\n' : heads.head('200 OK', 0));
     return true;
   } catch (e) {
     if (!socket.destroyed) console.error(`isthmus: a streamed answer failed${began ? ' after it began; the connection is broken' : ''}:`, e);
@@ -112,7 +119,7 @@ async function streamOnSocket(socket: net.Socket, stream: AsyncIterable<Piece>, 
       socket.destroy();
       return false;
     }
-    socket.write(INTERNAL_ERROR);
+    socket.write(heads.internalError);
     return true;
   } finally {
     await pieces.return?.();
@@ -125,6 +132,8 @@ async function streamOnSocket(socket: net.Socket, stream: AsyncIterable<Piece>, 
  * connections handed over. Closing the server closes the connections read here as well.
  */
 export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void {
+  const keepAliveMs = h.keepAliveMs ?? KEEP_ALIVE_MS;
+  const heads = responseHeads(keepAliveMs);
   const httpListeners = server.listeners('connection') as ((socket: net.Socket) => void)[];
   server.removeAllListeners('connection');
   const open = new Set<net.Socket>();
@@ -145,8 +154,11 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
     open.add(socket);
     idle.add(socket);
     socket.setNoDelay(true);
-    socket.setTimeout(KEEP_ALIVE_MS);
+    socket.setTimeout(keepAliveMs);
     let pending: Buffer = Buffer.alloc(0);
+    // A client sends the same head again and again on a connection (only a body's length changes, if that): the last one's parse is kept.
+    let lastHead = '';
+    let lastRequest: PostHead | null = null;
     let answering = false;
     let handedOver = false;
     /** The client half-closed: once what it sent is answered, the connection ends (as node:http does). */
@@ -156,7 +168,9 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
       open.delete(socket);
       idle.delete(socket);
     };
-    const onTimeout = () => socket.destroy();
+    // The keep-alive timeout counts between requests only: an answer may take longer (a long trace),
+    // and writing it starts the count again.
+    const onTimeout = () => answering || socket.destroy();
     const onData = (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       next();
@@ -193,9 +207,17 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
     const next = () => {
       if (answering || handedOver || socket.destroyed) return;
       const end = pending.indexOf(HEAD_END);
-      const request = end < 0 ? undefined : parsePostHead(pending.toString('latin1', 0, end), h.allowedHosts ?? []);
+      let request: PostHead | null | undefined;
+      if (end >= 0) {
+        const headText = pending.toString('latin1', 0, end);
+        if (headText !== lastHead) {
+          lastRequest = parsePostHead(headText, h.allowedHosts ?? []);
+          lastHead = headText;
+        }
+        request = lastRequest;
+      }
       // What is not a POST is known from its first bytes (garbage gets node:http's 400 at once).
-      const notPost = request === null || (end < 0 ? pending.length : end) > MAX_HEAD_BYTES || !startsLikePost(pending);
+      const notPost = request === null || (end < 0 ? pending.length : end) > MAX_HEAD_BYTES || (request === undefined && !startsLikePost(pending));
       if (notPost || !request || pending.length < end + HEAD_END.length + request.bodyLength) {
         if (ended) {
           // After the client's FIN the rest can no longer go to node:http (its stream has ended): what is left was cut short.
@@ -208,13 +230,11 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
       pending = pending.subarray(total);
       answering = true;
       idle.delete(socket);
-      // The keep-alive timeout runs between requests only: an answer may take longer (a long trace).
-      socket.setTimeout(0);
       h.answer(body, request.origin === undefined ? undefined : { origin: request.origin }).then(
         (answer) => finish(answer),
         (e) => {
           console.error('isthmus: request failed:', e);
-          socket.write(INTERNAL_ERROR);
+          socket.write(heads.internalError);
           done();
         },
       );
@@ -223,16 +243,16 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
     const finish = (answer: Awaited<ReturnType<HttpHandlers['answer']>>) => {
       if (socket.destroyed) return;
       if (answer === null) {
-        socket.write(NO_CONTENT);
+        socket.write(heads.noContent);
       } else if (typeof answer === 'string') {
-        socket.write(head('200 OK', Buffer.byteLength(answer)) + answer);
+        socket.write(heads.head('200 OK', Buffer.byteLength(answer)) + answer);
       } else if (Symbol.asyncIterator in answer) {
-        void streamOnSocket(socket, answer, h.streamStallMs ?? STREAM_STALL_MS, h.sent).then((open) => open && done());
+        void streamOnSocket(socket, heads, answer, h.streamStallMs ?? STREAM_STALL_MS, h.sent).then((open) => open && done());
         return;
       } else {
         let length = 0;
         for (const p of answer) length += Buffer.byteLength(p);
-        socket.write(head('200 OK', length));
+        socket.write(heads.head('200 OK', length));
         const sent = h.sent;
         answer.forEach((piece, i) => socket.write(piece, i === answer.length - 1 && sent ? (e) => !e && sent(answer) : undefined));
       }
@@ -243,7 +263,6 @@ export function answerPostsOnSockets(server: http.Server, h: HttpHandlers): void
       answering = false;
       if (socket.destroyed) return;
       idle.add(socket);
-      socket.setTimeout(KEEP_ALIVE_MS);
       next();
     };
   });

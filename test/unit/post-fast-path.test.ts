@@ -258,3 +258,29 @@ test('closing the server closes the connections read on the socket, idle or answ
   await closeServer(server);
   while (!idle.closed || !busy.closed) await sleep(2);
 });
+
+test('an answer slower than the keep-alive timeout is still sent and the connection goes on; an idle one is closed after it', async () => {
+  const keepAliveMs = 150;
+  const h = { ...handlers({ sent: [], origins: [] }), keepAliveMs };
+  const server = createHttpServer(h);
+  answerPostsOnSockets(server, h);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const client = await RawClient.connect(port);
+    client.socket.write(post(`{"slow":${keepAliveMs * 5}}`));
+    const slow = await client.response();
+    assert.equal(slow.status, 200);
+    assert.match(slow.body, /slow/);
+    client.socket.write(post('{"next":1}'));
+    const next = await client.response();
+    assert.equal(next.status, 200);
+    assert.match(next.body, /next/);
+    // Nothing more is asked: the server closes the connection once it has been idle for keepAliveMs.
+    const idleSince = performance.now();
+    while (!client.closed) await sleep(10);
+    assert.ok(performance.now() - idleSince >= keepAliveMs * 0.9, 'closed no earlier than the keep-alive timeout');
+  } finally {
+    await closeServer(server);
+  }
+});
