@@ -4,7 +4,7 @@
  * layouts, the sBPF engine's accounts on the way in and out): base-58 is then most of their cost.
  */
 import { BoundedMap } from './bounded-map.ts';
-import { addressToBytes, bytesToAddress, type Address } from './pubkey.ts';
+import { addressToBytes, bytesToAddress, tryAddressToBytes, type Address } from './pubkey.ts';
 
 const CACHE_LIMIT = 65_536;
 const bytesOfAddress = new BoundedMap<Address, Uint8Array>(CACHE_LIMIT);
@@ -46,4 +46,17 @@ export function addressBytes(address: Address): Uint8Array {
   let bytes = bytesOfAddress.get(address);
   if (bytes === undefined) bytesOfAddress.set(address, (bytes = addressToBytes(address)));
   return bytes;
+}
+
+/**
+ * Whether `text` is an address (isAddress), answered from the cache for one seen before: a client
+ * asking about the same accounts again and again (a wallet polling its balance) is not decoded each time.
+ */
+export function isCachedAddress(text: unknown): text is Address {
+  if (typeof text !== 'string') return false;
+  if (bytesOfAddress.get(text as Address)?.length === 32) return true;
+  const bytes = tryAddressToBytes(text);
+  if (bytes === null) return false;
+  bytesOfAddress.set(text as Address, bytes);
+  return true;
 }

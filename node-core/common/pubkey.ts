@@ -7,9 +7,14 @@ export type Address = string;
 export const PUBKEY_LENGTH = 32;
 
 export function isAddress(text: unknown): text is Address {
-  if (typeof text !== 'string' || text.length < 32 || text.length > 44) return false;
+  return tryAddressToBytes(text) !== null;
+}
+
+/** The 32 bytes `text` names as a base-58 public key, or null when it names none. */
+export function tryAddressToBytes(text: unknown): Uint8Array | null {
+  if (typeof text !== 'string' || text.length < 32 || text.length > 44) return null;
   const bytes = tryDecodeBase58(text);
-  return bytes !== null && bytes.length === PUBKEY_LENGTH;
+  return bytes !== null && bytes.length === PUBKEY_LENGTH ? bytes : null;
 }
 
 export const addressToBytes = (a: Address): Uint8Array => decodeBase58(a);

@@ -4,7 +4,8 @@
  * accepts; the native method table compares that with @solana/kit's parameter types (methods/api.ts).
  */
 import { tryDecodeBase58 } from '../common/base58.ts';
-import { isAddress, type Address } from '../common/pubkey.ts';
+import { isCachedAddress } from '../common/key-cache.ts';
+import type { Address } from '../common/pubkey.ts';
 import { normalizeCommitment, type Commitment } from '../ledger/commitment.ts';
 import { invalidParams } from './errors.ts';
 
@@ -80,7 +81,7 @@ export function parseParams<const P extends Schema>(params: unknown, schema: P):
 
 // ---- value parsers ----
 
-export const address: Parse<Address> = (v, name) => (isAddress(v) ? v : fail(name, 'a base-58 public key (32 bytes)', v));
+export const address: Parse<Address> = (v, name) => (isCachedAddress(v) ? v : fail(name, 'a base-58 public key (32 bytes)', v));
 
 export const signature: Parse<string> = (v, name) => {
   if (typeof v === 'string' && v.length <= 88) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
-import { addressAt, addressBytes } from '../../node-core/common/key-cache.ts';
+import { addressAt, addressBytes, isCachedAddress } from '../../node-core/common/key-cache.ts';
 import { bytesToAddress } from '../../node-core/common/pubkey.ts';
 
 test('addressAt answers the base-58 of the 32 bytes at an offset, hit or miss, across many keys', () => {
@@ -41,4 +41,17 @@ test('addressAt of fewer than 32 bytes answers their text, uncached', () => {
 test('addressBytes round-trips with addressAt', () => {
   const b = crypto.randomBytes(32);
   assert.deepEqual(addressBytes(addressAt(b)), new Uint8Array(b));
+});
+
+test('isCachedAddress answers as isAddress, the first time and from the cache, and never caches what is not an address', () => {
+  const key = bytesToAddress(crypto.randomBytes(32));
+  assert.equal(isCachedAddress(key), true);
+  assert.equal(isCachedAddress(key), true, 'from the cache');
+  assert.equal(addressAt(addressBytes(key)), key, 'the cached bytes are the address’s');
+  // Not addresses: too short or long, not base-58, 31 or 33 bytes, not a string; asked twice (nothing cached).
+  const notAddresses = ['', 'abc', `${key}1`, key.replace(/.$/, '0'), bytesToAddress(crypto.randomBytes(31)), bytesToAddress(crypto.randomBytes(33)), 42, null, undefined, { key }];
+  for (const text of notAddresses) {
+    assert.equal(isCachedAddress(text), false, String(text));
+    assert.equal(isCachedAddress(text), false, `${String(text)}, asked again`);
+  }
 });
