@@ -133,7 +133,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       port: options.rpcPort,
       host,
       allowedHosts,
-      answer: (body, request) => dispatcher.handleBody(body, request),
+      answer: (body, request) => dispatcher.handleBodyInPieces(body, request),
       health: () => healthText(ctx.health!()),
       explorerDir: options.explorerDir,
     });
