@@ -8,7 +8,7 @@
  *
  * Once the load stops nothing allocates enough to start the next major collection, and V8's memory
  * reducer had run during the load and stayed off: the garbage and the pages under it stayed
- * resident for minutes. So the heap is collected once the event loop turns quiet with the heap
+ * resident for minutes. So the heap is collected once the event loop has stayed quiet for ~10 s with the heap
  * well above its size after the last collection, as V8 does on a low-memory notification: full
  * collections that also compact and give the freed pages back (the burst's heap, 164 MB committed
  * for 57 MB live, was 59 MB after it; a plain `gc()` left 111 MB committed). It is asked for
@@ -33,6 +33,13 @@ const CHECK_MS = 5_000;
 /** The event loop busy less than this share of the last check's interval: the node is quiet. */
 const QUIET_UTILIZATION = 0.3;
 /**
+ * Quiet through this many checks in a row (10 s) before collecting: a pause between a client's bursts
+ * is not the end of its load, and the collection (hundreds of ms, and the young generation shrunk
+ * after it) slowed the burst that came next (bench:evm's eth_getBalance rounds after its eth_call
+ * rounds: 24-35 µs of the main thread per request for seconds, against 16-18).
+ */
+const QUIET_CHECKS = 2;
+/**
  * Heap growth (committed bytes over the smallest since the last collection) worth a full one. With
  * the growth held to twice the live data, a burst's heap ends ~50 MB over its live size; at idle the
  * node takes minutes to grow this much.
@@ -44,26 +51,43 @@ const HEAP_GROWING_PERCENT = 100;
 export interface HeapUpkeep {
   /** Collections made so far. */
   readonly collections: number;
+  /** Checks made so far. */
+  readonly checks: number;
   stop(): void;
 }
 
-export function startHeapUpkeep(options: { checkMs?: number } = {}): HeapUpkeep {
+export interface HeapUpkeepOptions {
+  checkMs?: number;
+  /** The event loop's busy share since the last check [default: from performance.eventLoopUtilization]. */
+  loopUtilization?: () => number;
+}
+
+export function startHeapUpkeep(options: HeapUpkeepOptions = {}): HeapUpkeep {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
   const session = new Session();
   session.connect();
   let collections = 0;
+  let checks = 0;
   let collecting = false;
+  let quietChecks = 0;
   let baseline = v8.getHeapStatistics().total_heap_size;
   let lastLoop: EventLoopUtilization = performance.eventLoopUtilization();
+  const loopUtilization =
+    options.loopUtilization ??
+    (() => {
+      const loop = performance.eventLoopUtilization();
+      const utilization = performance.eventLoopUtilization(loop, lastLoop).utilization;
+      lastLoop = loop;
+      return utilization;
+    });
   const timer = setInterval(() => {
-    const loop = performance.eventLoopUtilization();
-    const quiet = performance.eventLoopUtilization(loop, lastLoop).utilization < QUIET_UTILIZATION;
-    lastLoop = loop;
+    checks++;
+    quietChecks = loopUtilization() < QUIET_UTILIZATION ? quietChecks + 1 : 0;
     if (collecting) return;
     const heap = v8.getHeapStatistics().total_heap_size;
     if (heap < baseline) baseline = heap;
-    else if (quiet && heap > baseline + GROWTH_BYTES) {
+    else if (quietChecks >= QUIET_CHECKS && heap > baseline + GROWTH_BYTES) {
       collecting = true;
       session.post('HeapProfiler.collectGarbage', () => {
         collecting = false;
@@ -76,6 +100,9 @@ export function startHeapUpkeep(options: { checkMs?: number } = {}): HeapUpkeep 
   return {
     get collections() {
       return collections;
+    },
+    get checks() {
+      return checks;
     },
     stop() {
       clearInterval(timer);

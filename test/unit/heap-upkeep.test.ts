@@ -23,3 +23,20 @@ test('a heap grown by a burst is collected once the event loop is quiet, and its
     upkeep.stop();
   }
 });
+
+test('a grown heap is not collected in a pause between bursts: only once the loop has been quiet for two checks in a row', { timeout: 60_000 }, async () => {
+  // The loop's busy share, one reading per check: quiet and busy by turns, then quiet.
+  const readings = [0, 1, 0, 1, 0, 1, 0, 1];
+  const upkeep = startHeapUpkeep({ checkMs: 100, loopUtilization: () => readings.shift() ?? 0 });
+  try {
+    let burst: object[] = [];
+    for (let i = 0; i < 2_000_000; i++) burst.push({ i, text: `garbage ${i}` });
+    burst = [];
+    await until(() => upkeep.checks >= 8);
+    assert.equal(upkeep.collections, 0, 'no collection while quiet and busy checks take turns');
+    await until(() => upkeep.collections > 0);
+    assert.ok(upkeep.checks >= 10, `collected after two quiet checks in a row (at check ${upkeep.checks})`);
+  } finally {
+    upkeep.stop();
+  }
+});
