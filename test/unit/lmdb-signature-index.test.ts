@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { open, type Key } from 'lmdb';
 import { decodeBase58, encodeBase58 } from '../../node-core/common/base58.ts';
 import { openLmdbStore } from '../../node-core/store/lmdb-store.ts';
 import type { StoredTransaction } from '../../node-core/store/store.ts';
 import { address, slotCommit, transaction } from '../helpers/store-fixtures.ts';
+import { tempDirMaker } from '../helpers/temp-dirs.ts';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-sigs-'));
-  dirs.push(dir);
-  return dir;
-};
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirMaker('isthmus-sigs-');
 
 /** `tx` signed with a signature whose first 6 bytes are `prefixOf`'s. */
 function sharingPrefix(tx: StoredTransaction, prefixOf: string): StoredTransaction {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { VOTE_PROGRAM_ID } from '../../node-core/common/pubkey.ts';
 import { keypairFromSeed } from '../../node-core/keys/keypair.ts';
 import { rebuildVote, splitVote } from '../../node-core/store/lmdb-own-votes.ts';
@@ -10,20 +9,13 @@ import type { DatabaseOptions, RootDatabase } from 'lmdb';
 import { openLmdbStore, type LmdbStore } from '../../node-core/store/lmdb-store.ts';
 import type { Reward, SlotCommit, StoredBlock, StoredTransaction } from '../../node-core/store/store.ts';
 import { address, chainMeta, hash, ownVoteTransaction, slotCommit, transaction, VOTE_FEE } from '../helpers/store-fixtures.ts';
+import { tempDirMaker } from '../helpers/temp-dirs.ts';
 
 const identity = keypairFromSeed(new Uint8Array(32).fill(7));
 const voteAccount = address(900);
 const FEE = VOTE_FEE;
 
-const tempDirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-own-votes-'));
-  tempDirs.push(dir);
-  return dir;
-};
-after(() => {
-  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirMaker('isthmus-own-votes-');
 
 /** The vote in `slot` on its parent, with the meta the executor gives it. */
 const ownVote = (slot: number, opts: Parameters<typeof ownVoteTransaction>[2] = {}): StoredTransaction => ownVoteTransaction({ identity, voteAccount }, slot, opts);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Address } from '../../node-core/common/pubkey.ts';
 import type { Account } from '../../node-core/runtime/account.ts';
@@ -24,20 +23,13 @@ import {
   slotCommit,
   transaction,
 } from '../helpers/store-fixtures.ts';
+import { tempDirMaker } from '../helpers/temp-dirs.ts';
 
 /** More rounds for a soak: STORE_CRASH_ROUNDS=50 node --import tsx --test test/unit/store.test.ts */
 const CRASH_ROUNDS = Number(process.env.STORE_CRASH_ROUNDS ?? 4);
 const WRITER = fileURLToPath(new URL('../helpers/store-crash-writer.ts', import.meta.url));
 
-const tempDirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isthmus-store-'));
-  tempDirs.push(dir);
-  return dir;
-};
-after(() => {
-  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirMaker('isthmus-store-');
 
 interface Backend {
   name: string;
