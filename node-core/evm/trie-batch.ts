@@ -77,12 +77,6 @@ function decodePath(encoded: Uint8Array): { path: Uint8Array; leaf: boolean } {
   return { path: nibbles.subarray(flag & 1 ? 1 : 2), leaf: flag >= 2 };
 }
 
-function commonPrefix(a: Uint8Array, b: Uint8Array): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
-
 /** How many nibbles `path` shares with `key` from `at` on. */
 function sharedWithKey(path: Uint8Array, key: Uint8Array, at: number): number {
   let i = 0;
@@ -211,7 +205,7 @@ export class TrieBatch {
     // Unchanged (the key is not there): the same node, so that nothing above is re-encoded.
     if (node.kind === 'leaf') return bytesEqual(node.path, path) ? null : at;
     if (node.kind === 'extension') {
-      if (commonPrefix(node.path, path) < node.path.length) return at;
+      if (sharedWithKey(node.path, path, 0) < node.path.length) return at;
       const child = await this.remove(node.child, path.subarray(node.path.length));
       if (child === node.child) return at;
       return child ? this.prefixed(node.path, await this.read(child)) : null;
